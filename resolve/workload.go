@@ -1,0 +1,52 @@
+package resolve
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+)
+
+// WorkloadKind is the kind of an Azure ML workload that selects an instance type.
+type WorkloadKind string
+
+// The workload kinds.
+const (
+	// Deployment is a Kubernetes online deployment
+	// (kubernetesOnlineDeployment.schema.json). It names its instance type in
+	// instance_type and may carry its own resources section.
+	Deployment WorkloadKind = "KubernetesOnlineDeployment"
+	// Job is a command job (commandJob.schema.json). It names its instance type in
+	// resources.instance_type.
+	Job WorkloadKind = "CommandJob"
+)
+
+// Workload is what resolution needs to know of a training job or an online deployment.
+type Workload struct {
+	// Kind says whether this is a deployment or a job.
+	Kind WorkloadKind
+	// Name is the workload's name field, "" if it has none.
+	Name string
+	// InstanceType is the instance type the workload names; "" means none, so
+	// instancetype.DefaultName applies.
+	InstanceType string
+	// Resources is a deployment's own resources section, nil when it has none. Jobs have
+	// none.
+	Resources *instancetype.ResourceRequirements
+	// MLflow reports an MLflow model deployment (model.type: mlflow_model), which needs
+	// requests of at least 2 cpu and 4G of memory.
+	MLflow bool
+}
+
+// InstanceTypePath returns the path, below root, of the field in which the workload names
+// its instance type: instance_type for a deployment, resources.instance_type for a job.
+func (w *Workload) InstanceTypePath(root *field.Path) *field.Path {
+	if w.Kind == Job {
+		return root.Child("resources", "instance_type")
+	}
+	return root.Child("instance_type")
+}
+
+// ResourcesPath returns the path, below root, of a deployment's resources section.
+func (w *Workload) ResourcesPath(root *field.Path) *field.Path {
+	return root.Child("resources")
+}
