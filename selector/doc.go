@@ -10,8 +10,9 @@
 //
 // A selector is a set of key/value pairs. A set of labels matches a selector
 // when every key of the selector is present among the labels with exactly the
-// same value. An empty (or nil) selector matches every set of labels. Nil and
-// empty maps are interchangeable everywhere in this package.
+// same value. An empty (or nil) selector matches every set of labels. As
+// arguments, nil and empty maps are interchangeable everywhere in this
+// package (Merge may hand either back; see below).
 //
 // [Merge] computes the union of two selectors: the selector that a node must
 // satisfy to match both of them. The union holds every pair of both inputs
