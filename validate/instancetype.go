@@ -1,0 +1,55 @@
+package validate
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+)
+
+// Options are the settings of the cluster that validation depends on.
+type Options struct {
+	// NodeSelector is the extension's own nodeSelector, which applies to every instance
+	// type (R7). An instance type that sets one of its keys to another value can place no
+	// workload: that is always a finding. Nil means the extension has none.
+	NodeSelector map[string]string
+	// StrictSubset applies the literal rule of the source document: every key and value of
+	// an instance type's nodeSelector must also be in the extension's NodeSelector.
+	StrictSubset bool
+}
+
+// InstanceType validates one instance type against rules R1–R4 and R7, and returns every
+// finding, in a fixed order. fldPath is where the object sits in its document: nil for an
+// InstanceType document, items[i] for an item of an InstanceTypeList. Paths of findings
+// are below it: metadata.name, spec.nodeSelector[pool],
+// spec.resources.limits[nvidia.com/gpu]. The package documentation lists the rules.
+//
+// Names must also be unique across all the instance types given together; [InstanceTypes]
+// checks that too.
+//
+// A valid instance type yields nil without allocating.
+func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts Options) field.ErrorList {
+	if it == nil {
+		return field.ErrorList{field.Required(fldPath, "an instance type is required")}
+	}
+	var errs field.ErrorList
+	errs = validateObjectMeta(&it.ObjectMeta, under(fldPath, "metadata"), errs)
+	sel := under(fldPath, "spec", "nodeSelector")
+	errs = validateLabels(it.Spec.NodeSelector, sel, errs)
+	errs = validateExtensionSelector(it.Spec.NodeSelector, opts.NodeSelector, opts.StrictSubset, sel, errs)
+	errs = validateResources(&it.Spec.Resources, under(fldPath, "spec", "resources"), ownerInstanceType, errs)
+	return errs
+}
+
+// validateObjectMeta appends the findings about the metadata m, found at meta, to errs:
+// the name (R1), and the labels as the API server would check them.
+func validateObjectMeta(m *metav1.ObjectMeta, meta at, errs field.ErrorList) field.ErrorList {
+	switch {
+	case m.Name == "":
+		errs = append(errs, field.Required(meta.child("name").path(),
+			"every instance type needs a name, which workloads write in instance_type"))
+	case !validObjectName(m.Name):
+		errs = append(errs, field.Invalid(meta.child("name").path(), clip(m.Name), objectNameDetail(m.Name)))
+	}
+	return validateLabels(m.Labels, meta.child("labels"), errs)
+}

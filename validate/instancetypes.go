@@ -1,0 +1,79 @@
+package validate
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+)
+
+// Source is one instance type among several validated together, with where it came from.
+type Source struct {
+	// InstanceType is the object to validate.
+	InstanceType *instancetype.InstanceType
+	// Path is where the object sits in its document, as for [InstanceType]: nil for an
+	// InstanceType document, items[i] for a list item.
+	Path *field.Path
+	// Origin names the place of the object for messages about other objects, such as
+	// "a.yaml:12". When empty, Path is used.
+	Origin string
+}
+
+// InstanceTypes validates instance types given together, as a cluster would hold them:
+// each as [InstanceType] does, and their names unique across all of them (R1). It returns
+// one list of findings per source, aligned with srcs (nil for a valid one).
+//
+// The first instance type of a name is the definition; each later one of the same name
+// gets a field.Duplicate error at its metadata.name whose detail says where the first one
+// is. A custom instance type named defaultinstancetype overrides the built-in one (R5) and
+// is not a duplicate of it; two custom ones of that name are duplicates.
+func InstanceTypes(srcs []Source, opts Options) []field.ErrorList {
+	out := make([]field.ErrorList, len(srcs))
+	first := make(map[string]int, len(srcs))
+	for i, src := range srcs {
+		var errs field.ErrorList
+		if it := src.InstanceType; it != nil && it.Name != "" {
+			if j, seen := first[it.Name]; seen {
+				e := field.Duplicate(src.Path.Child("metadata", "name"), clip(it.Name))
+				e.Detail = "instance type names must be unique; this name is already defined at " +
+					where(srcs[j]) + ": rename one of them"
+				errs = append(errs, e)
+			} else {
+				first[it.Name] = i
+			}
+		}
+		out[i] = append(errs, InstanceType(src.InstanceType, src.Path, opts)...)
+	}
+	return out
+}
+
+// where names the place of src for a message: its origin, else its path.
+func where(src Source) string {
+	switch {
+	case src.Origin != "" && src.Path != nil:
+		return clip(src.Origin) + " (" + src.Path.String() + ")"
+	case src.Origin != "":
+		return clip(src.Origin)
+	case src.Path != nil:
+		return src.Path.String()
+	}
+	return "an earlier instance type"
+}
+
+// InstanceTypeList validates the items of list, at fldPath.Child("items").Index(i), as
+// [InstanceTypes] does (names unique within the list), and returns their findings in item
+// order.
+func InstanceTypeList(list *instancetype.InstanceTypeList, fldPath *field.Path, opts Options) field.ErrorList {
+	if list == nil {
+		return field.ErrorList{field.Required(fldPath, "an instance type list is required")}
+	}
+	items := fldPath.Child("items")
+	srcs := make([]Source, len(list.Items))
+	for i := range list.Items {
+		srcs[i] = Source{InstanceType: &list.Items[i], Path: items.Index(i)}
+	}
+	var errs field.ErrorList
+	for _, e := range InstanceTypes(srcs, opts) {
+		errs = append(errs, e...)
+	}
+	return errs
+}

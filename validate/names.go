@@ -1,0 +1,217 @@
+package validate
+
+import (
+	"strings"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/selector"
+)
+
+// maxNameLen is the longest object name Kubernetes accepts: a DNS-1123 subdomain.
+const maxNameLen = 253
+
+// validObjectName reports whether s is a DNS-1123 subdomain of at most 253 bytes: labels
+// of [a-z0-9-] separated by single dots, each starting and ending with [a-z0-9]. It
+// accepts exactly the strings content.IsDNS1123Subdomain accepts, and does not allocate.
+func validObjectName(s string) bool {
+	n := len(s)
+	if n == 0 || n > maxNameLen || !isLowerAlnum(s[0]) || !isLowerAlnum(s[n-1]) {
+		return false
+	}
+	for i := 1; i < n-1; i++ {
+		switch c := s[i]; {
+		case isLowerAlnum(c), c == '-':
+		case c == '.':
+			// A dot must sit between two alphanumerics: it ends one label and the next
+			// begins, so "a..b", "a.-b" and "a-.b" are refused.
+			if !isLowerAlnum(s[i-1]) || !isLowerAlnum(s[i+1]) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+
+// objectNameDetail explains why name is not a valid object name and suggests a valid
+// spelling when one is obvious. It says what content.IsDNS1123Subdomain says, in fewer
+// words.
+func objectNameDetail(name string) string {
+	detail := "must be a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, such as \"gpu-small\""
+	if len(name) > maxNameLen {
+		detail = "must be no more than 253 bytes"
+	}
+	if s := suggestObjectName(name); s != "" {
+		detail += "; did you mean " + quote(s) + "?"
+	}
+	return detail
+}
+
+// suggestObjectName turns name into a DNS-1123 subdomain by lowercasing it, replacing
+// every other byte with '-' and trimming what cannot start or end a name. It returns ""
+// when that does not give a valid name different from name.
+func suggestObjectName(name string) string {
+	if len(name) > maxNameLen {
+		return ""
+	}
+	b := []byte(strings.ToLower(name))
+	for i, c := range b {
+		if !isLowerAlnum(c) && c != '.' {
+			b[i] = '-'
+		}
+	}
+	s := strings.Trim(string(b), "-.")
+	for strings.Contains(s, "..") {
+		s = strings.ReplaceAll(s, "..", ".")
+	}
+	s = strings.ReplaceAll(strings.ReplaceAll(s, ".-", "."), "-.", ".")
+	if s == name || !validObjectName(s) {
+		return ""
+	}
+	return s
+}
+
+// Resource names.
+const (
+	// extendedReservedDomain is the domain of Kubernetes' own prefixed resources, which are
+	// not extended resources.
+	extendedReservedDomain = "kubernetes.io/"
+	// quotaPrefix marks quota resource names ("requests.cpu"), never extended resources.
+	quotaPrefix = "requests."
+)
+
+// nameClass is what a resource name is.
+type nameClass uint8
+
+const (
+	classCPU         nameClass = iota // cpu
+	classMemory                       // memory
+	classExtended                     // a valid fully qualified extended resource name
+	classBadExtended                  // has a '/' but is not a valid extended resource name
+	classUnknown                      // any other unqualified name
+)
+
+// classify tells what kind of resource name name is. It does not allocate.
+func classify(name instancetype.ResourceName) nameClass {
+	switch name {
+	case instancetype.ResourceCPU:
+		return classCPU
+	case instancetype.ResourceMemory:
+		return classMemory
+	}
+	s := string(name)
+	slash := strings.IndexByte(s, '/')
+	if slash < 0 {
+		return classUnknown
+	}
+	// Kubernetes calls a name an extended resource when it is a qualified name (a label
+	// key) outside the kubernetes.io domain that stays a qualified name behind the
+	// "requests." prefix of resource quotas (so its prefix has at most 244 bytes).
+	if !selector.ValidLabelKey(s) || strings.Contains(s, extendedReservedDomain) ||
+		strings.HasPrefix(s, quotaPrefix) || len(quotaPrefix)+slash > maxNameLen {
+		return classBadExtended
+	}
+	return classExtended
+}
+
+// badExtendedDetail explains why name, which has a '/', is not an extended resource name.
+func badExtendedDetail(name string) string {
+	const want = "must be a fully qualified extended resource name such as \"nvidia.com/gpu\""
+	slash := strings.IndexByte(name, '/')
+	switch {
+	case !selector.ValidLabelKey(name):
+		detail := want + ": a lowercase domain, '/', and a name of letters, digits, '-', '_' and '.' (at most 63 bytes)"
+		if lower := strings.ToLower(name); lower != name && classify(instancetype.ResourceName(lower)) == classExtended {
+			detail += "; did you mean " + quote(lower) + "?"
+		}
+		return detail
+	case strings.Contains(name, extendedReservedDomain):
+		return want + "; the kubernetes.io domain is reserved for Kubernetes' own resources"
+	case strings.HasPrefix(name, quotaPrefix):
+		return want + "; the \"requests.\" prefix belongs to resource quotas: did you mean " +
+			quote(strings.TrimPrefix(name, quotaPrefix)) + "?"
+	case len(quotaPrefix)+slash > maxNameLen:
+		return want + "; the part before the '/' must be no more than 244 bytes"
+	}
+	return want
+}
+
+// supportedNames are the unqualified resource names, in the order findings list them.
+var supportedNames = []string{string(instancetype.ResourceCPU), string(instancetype.ResourceMemory)}
+
+// unknownNameDetail is appended to the "supported values" of a NotSupported finding for an
+// unqualified resource name that is neither cpu nor memory.
+func unknownNameDetail(name string) string {
+	detail := ", or a fully qualified extended resource such as \"nvidia.com/gpu\""
+	if s := suggestResourceName(name); s != "" {
+		detail += "; did you mean " + quote(s) + "?"
+	}
+	return detail
+}
+
+// resourceAliases are the names people write for a resource, lowercased.
+var resourceAliases = map[string]string{
+	"cpu": "cpu", "cpus": "cpu", "core": "cpu", "cores": "cpu", "vcpu": "cpu", "vcpus": "cpu",
+	"processor": "cpu", "processors": "cpu",
+	"memory": "memory", "mem": "memory", "ram": "memory", "memories": "memory",
+	"gpu": "nvidia.com/gpu", "gpus": "nvidia.com/gpu", "nvidia-gpu": "nvidia.com/gpu",
+	"nvidia_gpu": "nvidia.com/gpu", "nvidia.gpu": "nvidia.com/gpu", "nvidia": "nvidia.com/gpu",
+	"nvidia.com": "nvidia.com/gpu", "amd-gpu": "amd.com/gpu", "amd_gpu": "amd.com/gpu",
+	"amd": "amd.com/gpu",
+}
+
+// suggestResourceName returns the resource name an unknown unqualified name most likely
+// meant ("cpus" → "cpu", "gpu" → "nvidia.com/gpu", "memroy" → "memory"), or "".
+func suggestResourceName(name string) string {
+	if len(name) > 32 {
+		return ""
+	}
+	lower := strings.ToLower(name)
+	if s, ok := resourceAliases[lower]; ok {
+		return s
+	}
+	best, bestDist := "", 3 // at most two edits away
+	for _, candidate := range []string{"cpu", "memory", "gpu"} {
+		limit := 2
+		if len(candidate) <= 3 {
+			limit = 1 // one edit turns any three-letter word into many others
+		}
+		if d := editDistance(lower, candidate); d <= limit && d < bestDist {
+			best, bestDist = candidate, d
+		}
+	}
+	if best != "" {
+		return resourceAliases[best]
+	}
+	return ""
+}
+
+// editDistance is the optimal string alignment distance between a and b: the fewest
+// insertions, deletions, substitutions and transpositions of adjacent bytes that turn a
+// into b. Both are short.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}

@@ -1,0 +1,175 @@
+package validate
+
+import (
+	"slices"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+)
+
+// owner says whose resources section is validated: the rules differ.
+type owner uint8
+
+const (
+	// ownerInstanceType: requests and limits of cpu and memory are all required (R2), and
+	// requests must not exceed limits.
+	ownerInstanceType owner = iota
+	// ownerDeployment: requests of cpu and memory are required, memory at least 1M; limits
+	// of cpu and memory only when an extended resource is asked for (R8). Requests within
+	// limits is left to package resolve, which compares them with the effective limits.
+	ownerDeployment
+)
+
+// validateResources appends the findings about the resources section r, found at res, to
+// errs. Findings come in a fixed order: limits, then requests (in each, the missing
+// required values, then the entries sorted by name), then requests against limits.
+func validateResources(r *instancetype.ResourceRequirements, res at, who owner, errs field.ErrorList) field.ErrorList {
+	limits, requests := res.child("limits"), res.child("requests")
+
+	switch {
+	case who == ownerInstanceType:
+		errs = requireCPUAndMemory(r.Limits, limits, "", errs)
+	default:
+		if name, ok := askedExtended(r); ok {
+			errs = requireCPUAndMemory(r.Limits, limits, "required when "+name+" is set", errs)
+		}
+	}
+	errs = validateList(r.Limits, r.Requests, false, limits, who, errs)
+
+	errs = requireCPUAndMemory(r.Requests, requests, "", errs)
+	errs = validateList(r.Requests, r.Limits, true, requests, who, errs)
+
+	if who == ownerInstanceType {
+		errs = requestWithinLimit(r.Requests, r.Limits, instancetype.ResourceCPU, requests, errs)
+		errs = requestWithinLimit(r.Requests, r.Limits, instancetype.ResourceMemory, requests, errs)
+	}
+	return errs
+}
+
+// requireCPUAndMemory reports cpu and memory missing (or null) from list, found at l.
+// An empty detail gets one that says what to write.
+func requireCPUAndMemory(list instancetype.ResourceList, l at, detail string, errs field.ErrorList) field.ErrorList {
+	for _, name := range [...]instancetype.ResourceName{instancetype.ResourceCPU, instancetype.ResourceMemory} {
+		if list[name].IsSet() {
+			continue
+		}
+		d := detail
+		if d == "" {
+			d = "set it to " + example(classify(name))
+		}
+		errs = append(errs, field.Required(l.key(string(name)), d))
+	}
+	return errs
+}
+
+// validateList appends the findings about each entry of list, found at l, to errs. other
+// is the list beside it (the limits of requests, the requests of limits).
+//
+// Map order is random and findings must come in a fixed order, but sorting the names
+// would allocate. So a first pass only asks whether any entry has a finding; only then
+// are the names sorted and the findings collected.
+func validateList(list, other instancetype.ResourceList, isRequests bool, l at, who owner, errs field.ErrorList) field.ErrorList {
+	for name, a := range list {
+		if validateEntry(name, a, other, isRequests, l, who, nil) != nil {
+			return validateListSorted(list, other, isRequests, l, who, errs)
+		}
+	}
+	return errs
+}
+
+// validateListSorted is validateList's slow path: every entry, in name order.
+func validateListSorted(list, other instancetype.ResourceList, isRequests bool, l at, who owner, errs field.ErrorList) field.ErrorList {
+	names := make([]instancetype.ResourceName, 0, len(list))
+	for name := range list {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		errs = validateEntry(name, list[name], other, isRequests, l, who, errs)
+	}
+	return errs
+}
+
+// validateEntry appends the findings about the entry name: a of a requests or limits list,
+// found at l, to errs.
+func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other instancetype.ResourceList, isRequests bool, l at, who owner, errs field.ErrorList) field.ErrorList {
+	s := string(name)
+	c := classify(name)
+	switch c {
+	case classUnknown:
+		e := field.NotSupported(l.key(s), clip(s), supportedNames)
+		e.Detail += unknownNameDetail(s)
+		return append(errs, e)
+	case classBadExtended:
+		return append(errs, field.Invalid(l.key(s), clip(s), badExtendedDetail(s)))
+	}
+	if !a.IsSet() {
+		// null: for cpu and memory, requireCPUAndMemory has reported it if it is required;
+		// for an extended resource it means none (R3).
+		return errs
+	}
+	if c == classExtended && isRequests {
+		detail := "extended resources are set in limits only: move " + clip(s) + " to limits"
+		if other[name].IsSet() {
+			detail = "extended resources are set in limits only: remove " + clip(s) + " from requests; limits sets it"
+		}
+		errs = append(errs, field.Forbidden(l.key(s), detail))
+	}
+	if !a.IsValid() {
+		return append(errs, field.Invalid(l.key(s), clip(a.String()), invalidAmountDetail(a, c)))
+	}
+	q, _ := a.Quantity()
+	switch c {
+	case classCPU, classMemory:
+		if q.Sign() <= 0 {
+			return append(errs, field.Invalid(l.key(s), clip(a.String()), "must be greater than zero"))
+		}
+		if who == ownerDeployment && isRequests && c == classMemory && q.Cmp(minDeploymentMemory) < 0 {
+			return append(errs, field.Invalid(l.key(s), clip(a.String()), "must be at least 1M (1 MB, 10^6 bytes)"))
+		}
+	case classExtended:
+		if q.Sign() < 0 {
+			return append(errs, field.Invalid(l.key(s), clip(a.String()), "must not be negative; write 0 or leave it out for none"))
+		}
+		if !q.IsInt() {
+			return append(errs, field.Invalid(l.key(s), clip(a.String()), "must be a whole number, such as 1"))
+		}
+	}
+	return errs
+}
+
+// requestWithinLimit reports a request of name above its limit, at the request.
+func requestWithinLimit(requests, limits instancetype.ResourceList, name instancetype.ResourceName, req at, errs field.ErrorList) field.ErrorList {
+	r, l := requests[name], limits[name]
+	if !r.IsValid() || !l.IsValid() {
+		return errs // reported already
+	}
+	rq, _ := r.Quantity()
+	lq, _ := l.Quantity()
+	if rq.Sign() <= 0 || lq.Sign() <= 0 || rq.Cmp(lq) <= 0 {
+		return errs
+	}
+	return append(errs, field.Invalid(req.key(string(name)), clip(r.String()),
+		"must be less than or equal to "+string(name)+" limit of "+clip(l.String())))
+}
+
+// askedExtended reports whether r asks for an extended resource such as a GPU: sets one,
+// in limits or requests, to anything but null or 0. It returns the first such name, in
+// name order.
+func askedExtended(r *instancetype.ResourceRequirements) (name string, ok bool) {
+	for _, list := range [...]instancetype.ResourceList{r.Limits, r.Requests} {
+		for n, a := range list {
+			if c := classify(n); c != classExtended && c != classBadExtended || !a.IsSet() {
+				continue
+			}
+			if q, err := a.Quantity(); err == nil && q.IsZero() {
+				continue
+			}
+			if !ok || string(n) < name {
+				name, ok = string(n), true
+			}
+		}
+	}
+	return name, ok
+}
