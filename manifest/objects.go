@@ -182,6 +182,9 @@ func (d *decoder) viaJSON(key string, v *yaml.Node, p *field.Path, known []strin
 		return
 	}
 	d.checkTree(v, p.Child(key))
+	if d.overflow || d.tooLong != nil {
+		return
+	}
 	var val any
 	if err := v.Decode(&val); err != nil {
 		d.add(field.Invalid(p.Child(key), field.OmitValueType{}, err.Error()))

@@ -203,6 +203,9 @@ func syntaxError(name string, data []byte, err error) Finding {
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if num, tail, ok := strings.Cut(rest, ": "); ok {
 			if line, err := strconv.Atoi(num); err == nil {
+				if parserProblem(tail) {
+					line++
+				}
 				pos.Line, msg = line, tail
 			}
 		}
@@ -210,6 +213,16 @@ func syntaxError(name string, data []byte, err error) Finding {
 		pos, msg = p, what
 	}
 	return fileError(name, pos, "YAML syntax error: "+msg)
+}
+
+// parserProblem reports a problem found by the YAML reader's parser rather than its
+// scanner. go.yaml.in/yaml/v3 numbers the lines of parser problems from 0 (those of
+// scanner problems from 1), and names the line where the enclosing construct starts.
+func parserProblem(msg string) bool {
+	return strings.HasPrefix(msg, "did not find expected") ||
+		strings.HasPrefix(msg, "found duplicate %") ||
+		strings.HasPrefix(msg, "found incompatible YAML document") ||
+		strings.HasPrefix(msg, "found undefined tag handle")
 }
 
 // badByte finds the first byte the YAML reader refuses: invalid UTF-8, or a control

@@ -1,0 +1,62 @@
+package manifest_test
+
+import (
+	"testing"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/yaml"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/manifest"
+)
+
+// BenchmarkDecodeList compares decoding a generated InstanceTypeList with this package
+// (strict, with positions and findings) against the ways a user would otherwise decode it:
+// sigs.k8s.io/yaml into the API types (what kubectl-style tools do), and a bare
+// go.yaml.in/yaml/v3 parse into nodes (the floor under this package).
+func BenchmarkDecodeList(b *testing.B) {
+	for _, n := range []int{100, 20000} {
+		data := bigList(n)
+		b.Run("manifest/items="+itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				f := manifest.Parse("big.yaml", data)
+				if len(f.Documents) != 1 || len(f.Documents[0].InstanceTypes) != n {
+					b.Fatal("bad decode")
+				}
+			}
+		})
+		b.Run("sigsyaml/items="+itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var l instancetype.InstanceTypeList
+				if err := yaml.Unmarshal(data, &l); err != nil || len(l.Items) != n {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("yamlv3node/items="+itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var node yamlv3.Node
+				if err := yamlv3.Unmarshal(data, &node); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int) string {
+	if n >= 1000 && n%1000 == 0 {
+		return itoa(n/1000) + "k"
+	}
+	s := ""
+	for ; n > 0 || s == ""; n /= 10 {
+		s = string(rune('0'+n%10)) + s
+	}
+	return s
+}
