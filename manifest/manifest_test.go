@@ -281,8 +281,8 @@ metadata: {name: a}
 
 func TestUnrelatedKindsAreSkipped(t *testing.T) {
 	fsys := fstest.MapFS{
-		"svc.yaml": {Data: []byte("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80}], weird: field}\n")},
-		"deploy.yml": {Data: []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 1\n  replicas: 2\n")},
+		"svc.yaml":     {Data: []byte("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80}], weird: field}\n")},
+		"deploy.yml":   {Data: []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 1\n  replicas: 2\n")},
 		"managed.yaml": {Data: []byte("$schema: https://azuremlschemas.azureedge.net/latest/managedOnlineDeployment.schema.json\nname: x\nendpoint_name: y\n")},
 		"config.json":  {Data: []byte(`{"some": "config", "list": [1, 2]}`)},
 		"array.json":   {Data: []byte(`[1, 2, 3]`)},
