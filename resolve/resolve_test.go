@@ -1,0 +1,576 @@
+package resolve
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+)
+
+// resolveTests are the rules of resolution, each case one rule taken one way or the
+// other. Unless a case sets catalog, it resolves against cpusmall, myinstancetypename and
+// gpu over the built-in default.
+var resolveTests = []struct {
+	name      string
+	catalog   []*instancetype.InstanceType // nil: the standard catalog above
+	w         *Workload
+	extension map[string]string
+	root      *field.Path
+
+	wantType     string
+	wantBuiltIn  bool
+	wantSelector map[string]string
+	wantRequests string // listText of the placement's requests
+	wantLimits   string
+	wantErrs     []string // errText
+}{
+	// R6: no name, the default.
+	{
+		name:         "no name gives the built-in default",
+		w:            &Workload{Kind: Deployment, Name: "blue"},
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=100m,memory=2Gi",
+		wantLimits:   "cpu=2,memory=2Gi",
+	},
+	{
+		name:         "nil workload is the zero workload",
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=100m,memory=2Gi",
+		wantLimits:   "cpu=2,memory=2Gi",
+	},
+	{
+		name:         "explicit defaultinstancetype is the built-in one",
+		w:            &Workload{Kind: Job, InstanceType: instancetype.DefaultName},
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=100m,memory=2Gi",
+		wantLimits:   "cpu=2,memory=2Gi",
+	},
+	// R5: a custom default overrides the built-in one.
+	{
+		name:         "custom default overrides the built-in one",
+		catalog:      []*instancetype.InstanceType{cpuSmall(), customDefault()},
+		w:            &Workload{Kind: Deployment},
+		wantType:     instancetype.DefaultName,
+		wantRequests: "cpu=1,memory=1Gi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=0",
+	},
+	// A named type.
+	{
+		name:         "named type",
+		w:            &Workload{Kind: Deployment, InstanceType: "cpusmall"},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=100m,memory=100Mi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=0",
+	},
+	{
+		name:         "job names a type with a selector",
+		w:            &Workload{Kind: Job, InstanceType: "myinstancetypename"},
+		wantType:     "myinstancetypename",
+		wantSelector: sel("mylabel", "mylabelvalue"),
+		wantRequests: "cpu=700m,memory=1500Mi",
+		wantLimits:   "cpu=1,memory=2Gi,nvidia.com/gpu=1",
+	},
+	// Unknown type.
+	{
+		name:         "unknown type of a deployment",
+		w:            &Workload{Kind: Deployment, InstanceType: "cpusmal"},
+		extension:    sel("pool", "ml"),
+		wantType:     "cpusmal",
+		wantSelector: sel("pool", "ml"),
+		wantErrs:     []string{"FieldValueNotFound instance_type"},
+	},
+	{
+		name:     "unknown type of a job",
+		w:        &Workload{Kind: Job, InstanceType: "nope"},
+		wantType: "nope",
+		wantErrs: []string{"FieldValueNotFound resources.instance_type"},
+	},
+	{
+		name:     "unknown type below a root",
+		w:        &Workload{Kind: Job, InstanceType: "nope"},
+		root:     field.NewPath("items").Index(2),
+		wantType: "nope",
+		wantErrs: []string{"FieldValueNotFound items[2].resources.instance_type"},
+	},
+	{
+		name:     "names are case-sensitive",
+		w:        &Workload{Kind: Deployment, InstanceType: "CPUSmall"},
+		wantType: "CPUSmall",
+		wantErrs: []string{"FieldValueNotFound instance_type"},
+	},
+	{
+		name: "unknown type keeps the section and checks it against itself",
+		w: &Workload{Kind: Deployment, InstanceType: "nope", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "2", "memory", "1Gi"),
+			Limits:   rl("cpu", "1", "memory", "1Gi"),
+		}},
+		wantType:     "nope",
+		wantRequests: "cpu=2,memory=1Gi",
+		wantLimits:   "cpu=1,memory=1Gi",
+		wantErrs:     []string{"FieldValueNotFound instance_type", "FieldValueInvalid resources.requests[cpu]"},
+	},
+	// Own resources (R8, R9).
+	{
+		name: "own resources within the type",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "0.1", "memory", "0.2Gi"),
+			Limits:   rl("cpu", "0.2", "memory", "0.5Gi"),
+		}},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=0.1,memory=0.2Gi",
+		wantLimits:   "cpu=0.2,memory=0.5Gi",
+	},
+	{
+		name: "own limits equal to the type's",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "1000m", "memory", "1Gi"),
+			Limits:   rl("cpu", "1", "memory", "1024Mi"),
+		}},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=1000m,memory=1Gi",
+		wantLimits:   "cpu=1,memory=1024Mi",
+	},
+	{
+		name: "no limits takes the type's as a whole",
+		w: &Workload{Kind: Deployment, InstanceType: "myinstancetypename", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "500m", "memory", "1Gi"),
+		}},
+		wantType:     "myinstancetypename",
+		wantSelector: sel("mylabel", "mylabelvalue"),
+		wantRequests: "cpu=500m,memory=1Gi",
+		wantLimits:   "cpu=1,memory=2Gi,nvidia.com/gpu=1",
+	},
+	{
+		name: "empty limits takes the type's as a whole",
+		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "500m", "memory", "1Gi"),
+			Limits:   instancetype.ResourceList{},
+		}},
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=500m,memory=1Gi",
+		wantLimits:   "cpu=2,memory=2Gi",
+	},
+	{
+		name: "cpu limit above the type's",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "100m", "memory", "100Mi"),
+			Limits:   rl("cpu", "4", "memory", "1Gi"),
+		}},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=100m,memory=100Mi",
+		wantLimits:   "cpu=4,memory=1Gi",
+		wantErrs:     []string{"FieldValueInvalid resources.limits[cpu]"},
+	},
+	{
+		name: "every limit above the type's, in field order",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "100m", "memory", "100Mi"),
+			Limits:   rl("memory", "1025Mi", "nvidia.com/gpu", "1", "cpu", "1001m"),
+		}},
+		root:         field.NewPath("doc"),
+		wantType:     "cpusmall",
+		wantRequests: "cpu=100m,memory=100Mi",
+		wantLimits:   "cpu=1001m,memory=1025Mi,nvidia.com/gpu=1",
+		wantErrs: []string{
+			"FieldValueInvalid doc.resources.limits[cpu]",
+			"FieldValueInvalid doc.resources.limits[memory]",
+			"FieldValueInvalid doc.resources.limits[nvidia.com/gpu]",
+		},
+	},
+	{
+		name: "GPU the type does not provide",
+		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "1", "memory", "1Gi"),
+			Limits:   rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "1"),
+		}},
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=1,memory=1Gi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=1",
+		wantErrs:     []string{"FieldValueInvalid resources.limits[nvidia.com/gpu]"},
+	},
+	{
+		name: "any extended resource the type does not provide",
+		w: &Workload{Kind: Deployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "1", "memory", "1Gi"),
+			Limits:   rl("cpu", "1", "memory", "1Gi", "amd.com/gpu", "1"),
+		}},
+		wantType:     "gpu",
+		wantSelector: sel("pool", "gpu", "accelerator", "nvidia"),
+		wantRequests: "cpu=1,memory=1Gi",
+		wantLimits:   "amd.com/gpu=1,cpu=1,memory=1Gi",
+		wantErrs:     []string{"FieldValueInvalid resources.limits[amd.com/gpu]"},
+	},
+	{
+		name: "GPU the type provides as null",
+		catalog: []*instancetype.InstanceType{newType("nullgpu", nil,
+			rl("cpu", "1", "memory", "1Gi"), rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "<null>"))},
+		w: &Workload{Kind: Deployment, InstanceType: "nullgpu", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "1", "memory", "1Gi"),
+			Limits:   rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "2"),
+		}},
+		wantType:     "nullgpu",
+		wantRequests: "cpu=1,memory=1Gi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=2",
+		wantErrs:     []string{"FieldValueInvalid resources.limits[nvidia.com/gpu]"},
+	},
+	{
+		name: "no GPU asked of a type without one",
+		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "1", "memory", "1Gi"),
+			Limits:   rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "0"),
+		}},
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=1,memory=1Gi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=0",
+	},
+	{
+		name: "GPU within the type's",
+		w: &Workload{Kind: Deployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "1", "memory", "1Gi"),
+			Limits:   rl("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "2"),
+		}},
+		wantType:     "gpu",
+		wantSelector: sel("pool", "gpu", "accelerator", "nvidia"),
+		wantRequests: "cpu=1,memory=1Gi",
+		wantLimits:   "cpu=8,memory=32Gi,nvidia.com/gpu=2",
+	},
+	{
+		name: "GPU above a type's zero",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "100m", "memory", "100Mi"),
+			Limits:   rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "1"),
+		}},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=100m,memory=100Mi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=1",
+		wantErrs:     []string{"FieldValueInvalid resources.limits[nvidia.com/gpu]"},
+	},
+	// Requests within the effective limits.
+	{
+		name: "request above its own limit",
+		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "600m", "memory", "1Gi"),
+			Limits:   rl("cpu", "500m", "memory", "1Gi"),
+		}},
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=600m,memory=1Gi",
+		wantLimits:   "cpu=500m,memory=1Gi",
+		wantErrs:     []string{"FieldValueInvalid resources.requests[cpu]"},
+	},
+	{
+		name: "request equal to its own limit",
+		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "0.5", "memory", "1G"),
+			Limits:   rl("cpu", "500m", "memory", "1000M"),
+		}},
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=0.5,memory=1G",
+		wantLimits:   "cpu=500m,memory=1000M",
+	},
+	{
+		name: "request above the type's limit when the section has none",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "2", "memory", "2Gi"),
+		}},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=2,memory=2Gi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=0",
+		wantErrs:     []string{"FieldValueInvalid resources.requests[cpu]", "FieldValueInvalid resources.requests[memory]"},
+	},
+	{
+		name: "request above the type's limit of a resource the section's limits leave out",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "2", "memory", "100Mi"),
+			Limits:   rl("memory", "1Gi"),
+		}},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=2,memory=100Mi",
+		wantLimits:   "memory=1Gi",
+		wantErrs:     []string{"FieldValueInvalid resources.requests[cpu]"},
+	},
+	{
+		name: "limit and request both too big are both reported",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "3", "memory", "100Mi"),
+			Limits:   rl("cpu", "2", "memory", "1Gi"),
+		}},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=3,memory=100Mi",
+		wantLimits:   "cpu=2,memory=1Gi",
+		wantErrs:     []string{"FieldValueInvalid resources.limits[cpu]", "FieldValueInvalid resources.requests[cpu]"},
+	},
+	// Invalid and unset amounts are validate's business.
+	{
+		name: "invalid and unset amounts are skipped",
+		catalog: []*instancetype.InstanceType{newType("broken", nil,
+			rl("cpu", "x", "memory", "<null>"), rl("cpu", "", "nvidia.com/gpu", "1.5x"))},
+		w: &Workload{Kind: Deployment, InstanceType: "broken", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "2Gx", "memory", "<null>", "nvidia.com/gpu", "9"),
+			Limits:   rl("cpu", "100", "memory", "", "nvidia.com/gpu", "4", "example.com/foo", "<null>"),
+		}},
+		wantType:     "broken",
+		wantRequests: "cpu=2Gx,memory=,nvidia.com/gpu=9",
+		wantLimits:   "cpu=100,example.com/foo=,memory=,nvidia.com/gpu=4",
+		wantErrs:     []string{"FieldValueInvalid resources.requests[nvidia.com/gpu]"},
+	},
+	{
+		name: "a set but invalid own limit caps nothing",
+		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "4", "memory", "100Mi"),
+			Limits:   rl("cpu", "lots", "memory", "1Gi"),
+		}},
+		wantType:     "cpusmall",
+		wantRequests: "cpu=4,memory=100Mi",
+		wantLimits:   "cpu=lots,memory=1Gi",
+	},
+	{
+		name: "unqualified unknown resources are not said to be missing",
+		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "1", "memory", "1Gi"),
+			Limits:   rl("cpu", "1", "memory", "1Gi", "gpu", "1"),
+		}},
+		wantType:     instancetype.DefaultName,
+		wantBuiltIn:  true,
+		wantRequests: "cpu=1,memory=1Gi",
+		wantLimits:   "cpu=1,gpu=1,memory=1Gi",
+	},
+	{
+		name: "resources section without requests",
+		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			Limits: rl("cpu", "1"),
+		}},
+		wantType:    instancetype.DefaultName,
+		wantBuiltIn: true,
+		wantLimits:  "cpu=1",
+	},
+	// Selectors (R7).
+	{
+		name:         "extension selector alone",
+		w:            &Workload{Kind: Deployment, InstanceType: "cpusmall"},
+		extension:    sel("pool", "ml"),
+		wantType:     "cpusmall",
+		wantSelector: sel("pool", "ml"),
+		wantRequests: "cpu=100m,memory=100Mi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=0",
+	},
+	{
+		name:         "selectors merged",
+		w:            &Workload{Kind: Job, InstanceType: "gpu"},
+		extension:    sel("pool", "gpu", "zone", "west"),
+		wantType:     "gpu",
+		wantSelector: sel("pool", "gpu", "zone", "west", "accelerator", "nvidia"),
+		wantRequests: "cpu=4,memory=16Gi",
+		wantLimits:   "cpu=8,memory=32Gi,nvidia.com/gpu=2",
+	},
+	{
+		name:         "type selector a subset of the extension's",
+		w:            &Workload{Kind: Job, InstanceType: "myinstancetypename"},
+		extension:    sel("mylabel", "mylabelvalue", "zone", "west"),
+		wantType:     "myinstancetypename",
+		wantSelector: sel("mylabel", "mylabelvalue", "zone", "west"),
+		wantRequests: "cpu=700m,memory=1500Mi",
+		wantLimits:   "cpu=1,memory=2Gi,nvidia.com/gpu=1",
+	},
+	{
+		name:         "conflicting key",
+		w:            &Workload{Kind: Deployment, InstanceType: "gpu"},
+		extension:    sel("pool", "cpu"),
+		wantType:     "gpu",
+		wantSelector: sel("pool", "cpu"),
+		wantRequests: "cpu=4,memory=16Gi",
+		wantLimits:   "cpu=8,memory=32Gi,nvidia.com/gpu=2",
+		wantErrs:     []string{"FieldValueInvalid instance_type"},
+	},
+	{
+		name: "every conflicting key, and resources too",
+		w: &Workload{Kind: Deployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
+			Requests: rl("cpu", "1", "memory", "1Gi"),
+			Limits:   rl("cpu", "16", "memory", "1Gi"),
+		}},
+		extension:    sel("pool", "cpu", "accelerator", "amd", "zone", "west"),
+		wantType:     "gpu",
+		wantSelector: sel("pool", "cpu", "accelerator", "amd", "zone", "west"),
+		wantRequests: "cpu=1,memory=1Gi",
+		wantLimits:   "cpu=16,memory=1Gi",
+		wantErrs: []string{
+			"FieldValueInvalid instance_type",
+			"FieldValueInvalid instance_type",
+			"FieldValueInvalid resources.limits[cpu]",
+		},
+	},
+	{
+		name:         "conflict with a custom default reported at the missing field",
+		catalog:      []*instancetype.InstanceType{newType(instancetype.DefaultName, sel("pool", "default"), rl("cpu", "1"), rl("cpu", "1"))},
+		w:            &Workload{Kind: Job},
+		extension:    sel("pool", "ml"),
+		wantType:     instancetype.DefaultName,
+		wantSelector: sel("pool", "ml"),
+		wantRequests: "cpu=1",
+		wantLimits:   "cpu=1",
+		wantErrs:     []string{"FieldValueInvalid resources.instance_type"},
+	},
+}
+
+func TestResolve(t *testing.T) {
+	standard := NewCatalog(cpuSmall(), myInstanceType(), gpuType())
+	for _, tt := range resolveTests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := standard
+			if tt.catalog != nil {
+				c = NewCatalog(tt.catalog...)
+			}
+			p, errs := Resolve(c, tt.w, tt.extension, tt.root)
+			if got := errText(errs); !slices.Equal(got, tt.wantErrs) {
+				t.Errorf("Resolve errors = %q; want %q\n%v", got, tt.wantErrs, errs)
+			}
+			w := tt.w
+			if w == nil {
+				w = &Workload{}
+			}
+			if p.Kind != w.Kind || p.Name != w.Name {
+				t.Errorf("Resolve kind, name = %q, %q; want %q, %q", p.Kind, p.Name, w.Kind, w.Name)
+			}
+			if p.InstanceType != tt.wantType || p.BuiltIn != tt.wantBuiltIn {
+				t.Errorf("Resolve instance type = %q (built-in %v); want %q (built-in %v)",
+					p.InstanceType, p.BuiltIn, tt.wantType, tt.wantBuiltIn)
+			}
+			if !maps.Equal(p.NodeSelector, tt.wantSelector) {
+				t.Errorf("Resolve selector = %v; want %v", p.NodeSelector, tt.wantSelector)
+			}
+			if got := listText(p.Requests); got != tt.wantRequests {
+				t.Errorf("Resolve requests = %s; want %s", got, tt.wantRequests)
+			}
+			if got := listText(p.Limits); got != tt.wantLimits {
+				t.Errorf("Resolve limits = %s; want %s", got, tt.wantLimits)
+			}
+		})
+	}
+}
+
+// TestResolveDetails checks the messages users read, for the rules whose wording the
+// package documents.
+func TestResolveDetails(t *testing.T) {
+	c := NewCatalog(cpuSmall(), gpuType())
+	tests := []struct {
+		w         *Workload
+		extension map[string]string
+		want      []string
+	}{
+		{
+			w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+				Requests: rl("cpu", "100m"), Limits: rl("cpu", "4"),
+			}},
+			want: []string{`resources.limits[cpu]: Invalid value: "4": must be less than or equal to the cpu limit of instance type "cpusmall" (1)`},
+		},
+		{
+			w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+				Limits: rl("nvidia.com/gpu", "1"),
+			}},
+			want: []string{`resources.limits[nvidia.com/gpu]: Invalid value: "1": instance type "defaultinstancetype" provides no nvidia.com/gpu`},
+		},
+		{
+			w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+				Requests: rl("memory", "3Gi"), Limits: rl("memory", "2G"),
+			}},
+			want: []string{`resources.requests[memory]: Invalid value: "3Gi": must be less than or equal to the memory limit (2G)`},
+		},
+		{
+			w:         &Workload{Kind: Deployment, InstanceType: "gpu"},
+			extension: sel("pool", "cpu"),
+			want:      []string{`instance_type: Invalid value: "gpu": instance type "gpu" sets pool=gpu but the extension's nodeSelector sets pool=cpu; no node can match both`},
+		},
+		{
+			w:    &Workload{Kind: Deployment, InstanceType: "cpusmal"},
+			want: []string{`instance_type: Not found: "cpusmal": did you mean "cpusmall"?`},
+		},
+		{
+			w:    &Workload{Kind: Job, InstanceType: "xyz"},
+			want: []string{`resources.instance_type: Not found: "xyz": known instance types: "cpusmall", "defaultinstancetype", "gpu"`},
+		},
+	}
+	for _, tt := range tests {
+		_, errs := Resolve(c, tt.w, tt.extension, nil)
+		var got []string
+		for _, e := range errs {
+			got = append(got, e.Error())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Resolve(%+v) errors =\n\t%s\nwant\n\t%s", tt.w, strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
+		}
+	}
+}
+
+// TestResolveShares checks that Resolve hands out the very maps it was given rather than
+// copies, and modifies none of its arguments.
+func TestResolveShares(t *testing.T) {
+	it := myInstanceType()
+	c := NewCatalog(it)
+	ext := sel("mylabel", "mylabelvalue")
+	w := &Workload{Kind: Deployment, InstanceType: it.Name, Resources: &instancetype.ResourceRequirements{
+		Requests: rl("cpu", "1"),
+	}}
+	p, errs := Resolve(c, w, ext, nil)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	same := func(a, b instancetype.ResourceList) bool {
+		a["probe"] = instancetype.Amount{}
+		defer delete(a, "probe")
+		_, ok := b["probe"]
+		return ok
+	}
+	if !same(p.Requests, w.Resources.Requests) || !same(p.Limits, it.Spec.Resources.Limits) {
+		t.Error("Resolve copied a resource list")
+	}
+	if len(ext) != 1 || len(it.Spec.NodeSelector) != 1 || len(w.Resources.Limits) != 0 {
+		t.Error("Resolve modified its arguments")
+	}
+}
+
+func TestResourceList(t *testing.T) {
+	type name string
+	l := rl("cpu", "0.1", "memory", "0.2Gi", "nvidia.com/gpu", "<null>", "bad", "2Gx")
+	got := ResourceList[name](l)
+	if len(got) != 2 {
+		t.Fatalf("ResourceList(%s) = %v; want cpu and memory only", listText(l), got)
+	}
+	for n, want := range map[name]string{"cpu": "100m", "memory": "214748364800m"} {
+		q := got[n]
+		if s := q.String(); s != want {
+			t.Errorf("ResourceList(...)[%s] = %s; want %s", n, s, want)
+		}
+	}
+	if got := ResourceList[name](rl("cpu", "<null>")); got != nil {
+		t.Errorf("ResourceList(unset) = %v; want nil", got)
+	}
+}
+
+func TestPlacementMarshalJSON(t *testing.T) {
+	p, _ := Resolve(nil, &Workload{Kind: Deployment, Name: "blue"}, sel("pool", "ml"), nil)
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"kind":"KubernetesOnlineDeployment","name":"blue","instanceType":"defaultinstancetype","nodeSelector":{"pool":"ml"},"resources":{"requests":{"cpu":"100m","memory":"2Gi"},"limits":{"cpu":"2","memory":"2Gi"}}}`
+	if string(b) != want {
+		t.Errorf("json.Marshal(placement) =\n\t%s\nwant\n\t%s", b, want)
+	}
+	b, _ = json.Marshal(Placement{})
+	const empty = `{"kind":"","name":"","instanceType":"","nodeSelector":{},"resources":{"requests":{},"limits":{}}}`
+	if string(b) != empty {
+		t.Errorf("json.Marshal(Placement{}) = %s; want %s", b, empty)
+	}
+}
