@@ -75,7 +75,9 @@ func nullLimit(name string) func(*instancetype.InstanceType) {
 }
 
 func nullRequest(name string) func(*instancetype.InstanceType) {
-	return func(it *instancetype.InstanceType) { it.Spec.Resources.Requests[instancetype.ResourceName(name)] = null }
+	return func(it *instancetype.InstanceType) {
+		it.Spec.Resources.Requests[instancetype.ResourceName(name)] = null
+	}
 }
 
 func dropLimit(name string) func(*instancetype.InstanceType) {
@@ -83,7 +85,9 @@ func dropLimit(name string) func(*instancetype.InstanceType) {
 }
 
 func dropRequest(name string) func(*instancetype.InstanceType) {
-	return func(it *instancetype.InstanceType) { delete(it.Spec.Resources.Requests, instancetype.ResourceName(name)) }
+	return func(it *instancetype.InstanceType) {
+		delete(it.Spec.Resources.Requests, instancetype.ResourceName(name))
+	}
 }
 
 func setName(name string) func(*instancetype.InstanceType) {
