@@ -1,0 +1,198 @@
+package resolve
+
+import (
+	"maps"
+	"strconv"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	"pgregory.net/rapid"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/selector"
+)
+
+// The properties of resolution, written once and run both as tests and as fuzz targets.
+// Amounts are compared with apimachinery, the slow obvious reference, not with package
+// quantity.
+
+// amountGen draws an amount: mostly valid quantities in the units instance types use,
+// sometimes unset or invalid ones, which resolution must skip.
+var amountGen = rapid.Custom(func(t *rapid.T) instancetype.Amount {
+	switch rapid.IntRange(0, 9).Draw(t, "shape") {
+	case 0:
+		return instancetype.Amount{}
+	case 1:
+		return instancetype.ParseAmount(rapid.SampledFrom([]string{"", "x", "2Gx", "1e", "--1"}).Draw(t, "invalid"))
+	}
+	n := rapid.IntRange(0, 4096).Draw(t, "n")
+	suffix := rapid.SampledFrom([]string{"", "m", "Mi", "Gi", "M", "G", "k"}).Draw(t, "suffix")
+	return instancetype.ParseAmount(strconv.Itoa(n) + suffix)
+})
+
+var resourceNameGen = rapid.SampledFrom([]instancetype.ResourceName{
+	"cpu", "memory", "nvidia.com/gpu", "amd.com/gpu", "gpu",
+})
+
+var resourceListGen = rapid.MapOfN(resourceNameGen, amountGen, 0, 5)
+
+var selectorGen = rapid.MapOfN(
+	rapid.SampledFrom([]string{"pool", "zone", "accelerator", "kubernetes.io/os"}),
+	rapid.SampledFrom([]string{"a", "b", "c"}), 0, 4)
+
+// scenario is one random resolution: a catalog of a few types, a workload, an extension.
+type scenario struct {
+	catalog   *Catalog
+	types     []*instancetype.InstanceType
+	w         *Workload
+	extension map[string]string
+}
+
+func drawScenario(t *rapid.T) scenario {
+	var types []*instancetype.InstanceType
+	for range rapid.IntRange(0, 3).Draw(t, "types") {
+		name := rapid.SampledFrom([]string{"a", "b", instancetype.DefaultName}).Draw(t, "name")
+		types = append(types, newType(name, selectorGen.Draw(t, "selector"),
+			resourceListGen.Draw(t, "type requests"), resourceListGen.Draw(t, "type limits")))
+	}
+	w := &Workload{
+		Kind:         rapid.SampledFrom([]WorkloadKind{Deployment, Job}).Draw(t, "kind"),
+		InstanceType: rapid.SampledFrom([]string{"", "a", "b", "c", instancetype.DefaultName}).Draw(t, "instance type"),
+	}
+	if rapid.Bool().Draw(t, "has resources") {
+		w.Resources = &instancetype.ResourceRequirements{
+			Requests: resourceListGen.Draw(t, "requests"),
+			Limits:   resourceListGen.Draw(t, "limits"),
+		}
+	}
+	return scenario{NewCatalog(types...), types, w, selectorGen.Draw(t, "extension")}
+}
+
+// cmp compares two valid amounts with apimachinery.
+func cmp(a, b instancetype.Amount) int {
+	x, y := resource.MustParse(a.String()), resource.MustParse(b.String())
+	return x.Cmp(y)
+}
+
+// propLimitsWithinType: a placement resolved without errors never has a limit above the
+// instance type's limit of the same resource, nor a positive extended resource the type
+// does not provide, nor a request above its effective limit.
+func propLimitsWithinType(t *rapid.T) {
+	s := drawScenario(t)
+	p, errs := Resolve(s.catalog, s.w, s.extension, nil)
+	if len(errs) > 0 {
+		return
+	}
+	it, ok := s.catalog.Get(p.InstanceType)
+	if !ok {
+		t.Fatalf("Resolve succeeded with unknown instance type %q", p.InstanceType)
+	}
+	typeLimits := it.Spec.Resources.Limits
+	for name, l := range p.Limits {
+		tl, set := typeLimits[name]
+		switch {
+		case !l.IsValid():
+		case tl.IsValid():
+			if cmp(l, tl) > 0 {
+				t.Fatalf("limit %s=%s above the type's %s", name, l, tl)
+			}
+		case !set || !tl.IsSet():
+			if q := resource.MustParse(l.String()); strings.Contains(string(name), "/") && q.Sign() > 0 {
+				t.Fatalf("limit %s=%s that the type does not provide", name, l)
+			}
+		}
+	}
+	if s.w.Resources == nil {
+		return
+	}
+	for name, r := range p.Requests {
+		l := p.Limits[name]
+		if !l.IsSet() {
+			l = typeLimits[name]
+		}
+		if r.IsValid() && l.IsValid() && cmp(r, l) > 0 {
+			t.Fatalf("request %s=%s above the limit %s", name, r, l)
+		}
+	}
+}
+
+// propErrorsAreJustified: every limit above the type's, and every request above its
+// effective limit, is reported at its field.
+func propErrorsAreJustified(t *rapid.T) {
+	s := drawScenario(t)
+	_, errs := Resolve(s.catalog, s.w, s.extension, nil)
+	it, ok := s.catalog.Get(s.w.InstanceType)
+	if s.w.InstanceType == "" {
+		it, ok = s.catalog.Get(instancetype.DefaultName)
+	}
+	if !ok || s.w.Resources == nil || len(s.w.Resources.Limits) == 0 {
+		return
+	}
+	reported := map[string]bool{}
+	for _, e := range errs {
+		reported[e.Field] = true
+	}
+	for name, l := range s.w.Resources.Limits {
+		tl := it.Spec.Resources.Limits[name]
+		if l.IsValid() && tl.IsValid() && cmp(l, tl) > 0 && !reported["resources.limits["+string(name)+"]"] {
+			t.Fatalf("limit %s=%s above the type's %s not reported: %v", name, l, tl, errs)
+		}
+	}
+}
+
+// propSelectorContainsExtension: the placement's selector always holds the extension's,
+// errors or not; without errors it is exactly the union of the extension's and the
+// type's.
+func propSelectorContainsExtension(t *rapid.T) {
+	s := drawScenario(t)
+	p, errs := Resolve(s.catalog, s.w, s.extension, nil)
+	if !selector.IsSubset(s.extension, p.NodeSelector) {
+		t.Fatalf("selector %v does not contain the extension's %v", p.NodeSelector, s.extension)
+	}
+	if len(errs) > 0 {
+		return
+	}
+	it, _ := s.catalog.Get(p.InstanceType)
+	union := maps.Clone(s.extension)
+	if union == nil {
+		union = map[string]string{}
+	}
+	maps.Copy(union, it.Spec.NodeSelector)
+	if !maps.Equal(union, p.NodeSelector) {
+		t.Fatalf("selector %v; want the union %v", p.NodeSelector, union)
+	}
+}
+
+// propNoSectionGetsTheType: a workload with no resources section gets exactly the
+// instance type's resources, and no resource error.
+func propNoSectionGetsTheType(t *rapid.T) {
+	s := drawScenario(t)
+	s.w.Resources = nil
+	p, errs := Resolve(s.catalog, s.w, s.extension, nil)
+	it, ok := s.catalog.Get(p.InstanceType)
+	if !ok {
+		return
+	}
+	if !maps.Equal(p.Requests, it.Spec.Resources.Requests) || !maps.Equal(p.Limits, it.Spec.Resources.Limits) {
+		t.Fatalf("resources %s / %s; want the type's %s / %s", listText(p.Requests), listText(p.Limits),
+			listText(it.Spec.Resources.Requests), listText(it.Spec.Resources.Limits))
+	}
+	for _, e := range errs {
+		if strings.HasPrefix(e.Field, "resources.limits") || strings.HasPrefix(e.Field, "resources.requests") {
+			t.Fatalf("resource error without a resources section: %v", e)
+		}
+	}
+}
+
+func TestPropLimitsWithinType(t *testing.T)          { rapid.Check(t, propLimitsWithinType) }
+func TestPropErrorsAreJustified(t *testing.T)        { rapid.Check(t, propErrorsAreJustified) }
+func TestPropSelectorContainsExtension(t *testing.T) { rapid.Check(t, propSelectorContainsExtension) }
+func TestPropNoSectionGetsTheType(t *testing.T)      { rapid.Check(t, propNoSectionGetsTheType) }
+
+func FuzzPropLimitsWithinType(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propLimitsWithinType)) }
+func FuzzPropErrorsAreJustified(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propErrorsAreJustified)) }
+func FuzzPropSelectorContainsExtension(f *testing.F) {
+	f.Fuzz(rapid.MakeFuzz(propSelectorContainsExtension))
+}
+func FuzzPropNoSectionGetsTheType(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propNoSectionGetsTheType)) }
