@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -65,5 +66,24 @@ func TestInstanceTypeAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.NodeSelector(ext, nil) }); n != 0 {
 		t.Errorf("NodeSelector(valid) makes %v allocations per run; want 0", n)
+	}
+}
+
+func TestWorkloadAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		w    *resolve.Workload
+	}{
+		{"deployment with resources", gpuDeployment()},
+		{"deployment on its type", &resolve.Workload{Kind: resolve.Deployment, InstanceType: "myinstancetypename"}},
+		{"mlflow deployment", &resolve.Workload{Kind: resolve.Deployment, InstanceType: "mlflow", MLflow: true}},
+		{"job on the default", &resolve.Workload{Kind: resolve.Job}},
+	} {
+		if errs := validate.Workload(tc.w, testCatalog, nil, validate.Options{}); errs != nil {
+			t.Fatalf("%s: Workload = %v; want nil", tc.name, errs)
+		}
+		if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.Workload(tc.w, testCatalog, nil, validate.Options{}) }); n != 0 {
+			t.Errorf("%s: Workload makes %v allocations per run; want 0", tc.name, n)
+		}
 	}
 }

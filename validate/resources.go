@@ -32,7 +32,7 @@ func validateResources(r *instancetype.ResourceRequirements, res at, who owner, 
 		errs = requireCPUAndMemory(r.Limits, limits, "", errs)
 	default:
 		if name, ok := askedExtended(r); ok {
-			errs = requireCPUAndMemory(r.Limits, limits, "required when "+name+" is set", errs)
+			errs = requireCPUAndMemory(r.Limits, limits, name, errs)
 		}
 	}
 	errs = validateList(r.Limits, r.Requests, false, limits, who, errs)
@@ -48,17 +48,17 @@ func validateResources(r *instancetype.ResourceRequirements, res at, who owner, 
 }
 
 // requireCPUAndMemory reports cpu and memory missing (or null) from list, found at l.
-// An empty detail gets one that says what to write.
-func requireCPUAndMemory(list instancetype.ResourceList, l at, detail string, errs field.ErrorList) field.ErrorList {
+// asking is the extended resource that makes them required, "" when they always are.
+func requireCPUAndMemory(list instancetype.ResourceList, l at, asking string, errs field.ErrorList) field.ErrorList {
 	for _, name := range [...]instancetype.ResourceName{instancetype.ResourceCPU, instancetype.ResourceMemory} {
 		if list[name].IsSet() {
 			continue
 		}
-		d := detail
-		if d == "" {
-			d = "set it to " + example(classify(name))
+		detail := "set it to " + example(classify(name))
+		if asking != "" {
+			detail = "set it when asking for " + clip(asking) + ", to " + example(classify(name))
 		}
-		errs = append(errs, field.Required(l.key(string(name)), d))
+		errs = append(errs, field.Required(l.key(string(name)), detail))
 	}
 	return errs
 }

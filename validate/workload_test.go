@@ -1,0 +1,217 @@
+package validate_test
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/validate"
+)
+
+// mlflowType is an instance type large enough for MLflow model deployments.
+func mlflowType() *instancetype.InstanceType {
+	return &instancetype.InstanceType{
+		ObjectMeta: metaName("mlflow"),
+		Spec: instancetype.InstanceTypeSpec{Resources: instancetype.ResourceRequirements{
+			Requests: instancetype.ResourceList{"cpu": amount("2"), "memory": amount("4G")},
+			Limits:   instancetype.ResourceList{"cpu": amount("4"), "memory": amount("8Gi")},
+		}},
+	}
+}
+
+// testCatalog holds the seed instance type (myinstancetypename: limits cpu 1, memory 2Gi,
+// one GPU; nodeSelector mylabel=mylabelvalue), mlflowType and the built-in default.
+var testCatalog = resolve.NewCatalog(seedType(), mlflowType())
+
+// gpuDeployment is a valid deployment with its own resources section on the seed type.
+func gpuDeployment() *resolve.Workload {
+	return &resolve.Workload{
+		Kind:         resolve.Deployment,
+		Name:         "blue",
+		InstanceType: "myinstancetypename",
+		Resources: &instancetype.ResourceRequirements{
+			Requests: instancetype.ResourceList{"cpu": amount("500m"), "memory": amount("1Gi")},
+			Limits:   instancetype.ResourceList{"cpu": amount("1"), "memory": amount("2Gi"), "nvidia.com/gpu": amount("1")},
+		},
+	}
+}
+
+// Changes to a deployment.
+func wSet(f func(w *resolve.Workload)) func(*resolve.Workload) { return f }
+
+func wLimit(name, value string) func(*resolve.Workload) {
+	return func(w *resolve.Workload) { w.Resources.Limits[instancetype.ResourceName(name)] = amount(value) }
+}
+
+func wRequest(name, value string) func(*resolve.Workload) {
+	return func(w *resolve.Workload) { w.Resources.Requests[instancetype.ResourceName(name)] = amount(value) }
+}
+
+func wDropLimit(names ...string) func(*resolve.Workload) {
+	return func(w *resolve.Workload) {
+		for _, name := range names {
+			delete(w.Resources.Limits, instancetype.ResourceName(name))
+		}
+	}
+}
+
+func wDropRequest(name string) func(*resolve.Workload) {
+	return func(w *resolve.Workload) { delete(w.Resources.Requests, instancetype.ResourceName(name)) }
+}
+
+func wNoResources(w *resolve.Workload) { w.Resources = nil }
+
+func wInstanceType(name string) func(*resolve.Workload) {
+	return func(w *resolve.Workload) { w.InstanceType = name }
+}
+
+func wChain(fs ...func(*resolve.Workload)) func(*resolve.Workload) {
+	return func(w *resolve.Workload) {
+		for _, f := range fs {
+			f(w)
+		}
+	}
+}
+
+func wMLflow(w *resolve.Workload) { w.MLflow = true }
+
+func wJob(w *resolve.Workload) { w.Kind = resolve.Job; w.Resources = nil }
+
+const (
+	wLimits   = "resources.limits"
+	wRequests = "resources.requests"
+)
+
+// workloadTests are gpuDeployment plus one change each, and the findings it must bring.
+var workloadTests = []struct {
+	name   string
+	change func(*resolve.Workload)
+	opts   validate.Options
+	want   []finding
+}{
+	// Valid changes.
+	{name: "gpu deployment", change: func(*resolve.Workload) {}},
+	{name: "no resources section", change: wNoResources},
+	{name: "default instance type, no resources", change: wChain(wNoResources, wInstanceType(""))},
+	{name: "cpu only, no limits", change: wDropLimit("cpu", "memory", "nvidia.com/gpu")},
+	{name: "limits without gpu", change: wDropLimit("nvidia.com/gpu")},
+	{name: "limits of memory alone", change: wDropLimit("cpu", "nvidia.com/gpu")},
+	{name: "gpu null asks for none", change: wChain(wDropLimit("cpu", "memory"), wLimit("nvidia.com/gpu", "x"),
+		func(w *resolve.Workload) { w.Resources.Limits["nvidia.com/gpu"] = null })},
+	{name: "gpu 0 asks for none", change: wChain(wDropLimit("cpu", "memory"), wLimit("nvidia.com/gpu", "0"))},
+	{name: "memory request of 1M", change: wRequest("memory", "1M")},
+	{name: "memory request of 1e6", change: wRequest("memory", "1e6")},
+	{name: "mlflow on a large type", change: wChain(wMLflow, wNoResources, wInstanceType("mlflow"))},
+	{name: "mlflow with large enough requests", change: wChain(wMLflow, wInstanceType("mlflow"), wDropLimit("nvidia.com/gpu"),
+		wRequest("cpu", "2"), wRequest("memory", "4G"), wLimit("cpu", "4"), wLimit("memory", "8Gi"))},
+	{name: "compatible extension selector", opts: validate.Options{NodeSelector: map[string]string{"zone": "a"}}, change: func(*resolve.Workload) {}},
+	{name: "strict subset does not apply to workloads", opts: validate.Options{StrictSubset: true}, change: func(*resolve.Workload) {}},
+	{name: "job", change: wJob},
+	{name: "job on the default", change: wChain(wJob, wInstanceType(""))},
+	{name: "job ignores resources", change: wChain(wJob, func(w *resolve.Workload) {
+		w.Resources = &instancetype.ResourceRequirements{Requests: instancetype.ResourceList{"cpus": amount("x")}}
+	})},
+	{name: "mlflow flag on a job is ignored", change: wChain(wJob, wMLflow)},
+
+	// R8: the resources section.
+	{name: "requests.cpu missing", change: wDropRequest("cpu"), want: []finding{required(wRequests + "[cpu]")}},
+	{name: "requests.memory missing", change: wDropRequest("memory"), want: []finding{required(wRequests + "[memory]")}},
+	{name: "requests missing", change: func(w *resolve.Workload) { w.Resources.Requests = nil },
+		want: []finding{required(wRequests + "[cpu]"), required(wRequests + "[memory]")}},
+	{name: "requests.cpu empty", change: wRequest("cpu", ""), want: []finding{invalid(wRequests + "[cpu]")}},
+	{name: "requests.cpu zero", change: wRequest("cpu", "0"), want: []finding{invalid(wRequests + "[cpu]")}},
+	{name: "requests.memory bad suffix", change: wRequest("memory", "1Gb"), want: []finding{invalid(wRequests + "[memory]")}},
+	{name: "requests.memory below 1M", change: wRequest("memory", "999999"), want: []finding{invalid(wRequests + "[memory]")}},
+	{name: "requests.memory of 0.9M", change: wRequest("memory", "0.9M"), want: []finding{invalid(wRequests + "[memory]")}},
+	{name: "limits.cpu zero", change: wLimit("cpu", "0"), want: []finding{invalid(wLimits + "[cpu]")}},
+	{name: "limits.memory empty", change: wLimit("memory", ""), want: []finding{invalid(wLimits + "[memory]")}},
+	{name: "gpu without cpu limit", change: wDropLimit("cpu"), want: []finding{required(wLimits + "[cpu]")}},
+	{name: "gpu without cpu and memory limits", change: wDropLimit("cpu", "memory"),
+		want: []finding{required(wLimits + "[cpu]"), required(wLimits + "[memory]")}},
+	{name: "gpu fraction", change: wLimit("nvidia.com/gpu", "0.5"), want: []finding{invalid(wLimits + "[nvidia.com/gpu]")}},
+	{name: "gpu in requests", change: wRequest("nvidia.com/gpu", "1"), want: []finding{forbidden(wRequests + "[nvidia.com/gpu]")}},
+	{name: "unknown resource name", change: wLimit("cpus", "1"), want: []finding{notSupported(wLimits + "[cpus]")}},
+	{name: "bad extended name", change: wLimit("NVIDIA.com/gpu", "1"), want: []finding{invalid(wLimits + "[NVIDIA.com/gpu]")}},
+
+	// R6, R7, R9 through resolve.
+	{name: "unknown instance type", change: wInstanceType("myinstancetype"), want: []finding{notFound("instance_type")}},
+	{name: "conflicting selector", opts: validate.Options{NodeSelector: map[string]string{"mylabel": "other"}},
+		change: func(*resolve.Workload) {}, want: []finding{invalid("instance_type")}},
+	{name: "limit above the type's", change: wLimit("memory", "3Gi"), want: []finding{invalid(wLimits + "[memory]")}},
+	{name: "request above own limit", change: wRequest("cpu", "1100m"), want: []finding{invalid(wRequests + "[cpu]")}},
+	{name: "request above the type's limit", change: wChain(wDropLimit("cpu", "memory", "nvidia.com/gpu"), wRequest("memory", "3Gi")),
+		want: []finding{invalid(wRequests + "[memory]")}},
+	{name: "gpu the type lacks", change: wInstanceType("mlflow"), want: []finding{invalid(wLimits + "[nvidia.com/gpu]")}},
+	{name: "job on an unknown type", change: wChain(wJob, wInstanceType("nope")), want: []finding{notFound("resources.instance_type")}},
+
+	// R10: MLflow.
+	{name: "mlflow with small requests", change: wMLflow,
+		want: []finding{invalid(wRequests + "[cpu]"), invalid(wRequests + "[memory]")}},
+	{name: "mlflow with small memory request", change: wChain(wMLflow, wInstanceType("mlflow"), wDropLimit("nvidia.com/gpu"),
+		wRequest("cpu", "2"), wRequest("memory", "3.9G"), wLimit("cpu", "4"), wLimit("memory", "8Gi")),
+		want: []finding{invalid(wRequests + "[memory]")}},
+	{name: "mlflow with 4Gi is enough", change: wChain(wMLflow, wInstanceType("mlflow"), wDropLimit("nvidia.com/gpu"),
+		wRequest("cpu", "2000m"), wRequest("memory", "4Gi"), wLimit("cpu", "4"), wLimit("memory", "8Gi"))},
+	{name: "mlflow on the default", change: wChain(wMLflow, wNoResources, wInstanceType("")),
+		want: []finding{invalid("instance_type"), invalid("instance_type")}},
+	{name: "mlflow on the default by name", change: wChain(wMLflow, wNoResources, wInstanceType("defaultinstancetype")),
+		want: []finding{invalid("instance_type"), invalid("instance_type")}},
+	{name: "mlflow on a small type", change: wChain(wMLflow, wNoResources),
+		want: []finding{invalid("instance_type"), invalid("instance_type")}},
+	{name: "mlflow on an unknown type is reported once", change: wChain(wMLflow, wNoResources, wInstanceType("nope")),
+		want: []finding{notFound("instance_type")}},
+}
+
+func TestWorkload(t *testing.T) {
+	for _, root := range []*field.Path{nil, field.NewPath("spec")} {
+		prefix := ""
+		if root != nil {
+			prefix = root.String() + "."
+		}
+		for _, tc := range workloadTests {
+			w := gpuDeployment()
+			tc.change(w)
+			var want []finding
+			for _, f := range tc.want {
+				want = append(want, finding{f.Type, prefix + f.Field})
+			}
+			errs := validate.Workload(w, testCatalog, root, tc.opts)
+			if got := findings(errs); !equalFindings(got, want) {
+				t.Errorf("%s: Workload(w, c, %v, %+v) = %v; want %v\n%v", tc.name, root, tc.opts, got, want, errs)
+			}
+			for _, e := range errs {
+				if e.Detail == "" {
+					t.Errorf("%s: %v has no detail", tc.name, e)
+				}
+			}
+		}
+	}
+}
+
+func TestWorkloadNil(t *testing.T) {
+	if got := findings(validate.Workload(nil, nil, nil, validate.Options{})); len(got) != 1 {
+		t.Errorf("Workload(nil) = %v; want one finding", got)
+	}
+	// A nil catalog is the built-in default alone.
+	w := &resolve.Workload{Kind: resolve.Deployment, InstanceType: "gpu"}
+	if got, want := findings(validate.Workload(w, nil, nil, validate.Options{})), []finding{notFound("instance_type")}; !equalFindings(got, want) {
+		t.Errorf("Workload(gpu, nil catalog) = %v; want %v", got, want)
+	}
+}
+
+// The MLflow finding on an instance type names it and says where the value came from.
+func TestWorkloadMLflowDetail(t *testing.T) {
+	w := &resolve.Workload{Kind: resolve.Deployment, MLflow: true}
+	errs := validate.Workload(w, testCatalog, nil, validate.Options{})
+	if len(errs) != 2 {
+		t.Fatalf("Workload(mlflow on default) = %v; want 2 findings", errs)
+	}
+	for _, e := range errs {
+		if e.BadValue != instancetype.DefaultName || !strings.Contains(e.Detail, `instance type "defaultinstancetype"`) {
+			t.Errorf("finding %v does not name the default instance type", e)
+		}
+	}
+}
