@@ -95,30 +95,54 @@ func conflictErrors(err error, name string, path *field.Path) field.ErrorList {
 	return errs
 }
 
+// standardResources are checked by direct lookup, in this order, before any other
+// resource: the common lists hold them alone, and are then never iterated.
+var standardResources = [...]instancetype.ResourceName{instancetype.ResourceCPU, instancetype.ResourceMemory}
+
+// isStandard reports whether name is one of standardResources.
+func isStandard(name instancetype.ResourceName) bool {
+	return name == instancetype.ResourceCPU || name == instancetype.ResourceMemory
+}
+
 // checkLimits appends an error for each limit of a deployment's own limits that exceeds
 // the limit of its instance type, or asks for an extended resource the type lacks.
 func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList, typeName string,
 	w *Workload, root *field.Path) field.ErrorList {
-	for name, l := range own {
-		if !l.IsValid() {
-			continue
+	found := 0
+	for _, name := range standardResources {
+		if l, ok := own[name]; ok {
+			found++
+			errs = checkLimit(errs, name, l, typeLimits[name], typeName, w, root)
 		}
-		tl := typeLimits[name]
-		switch {
-		case tl.IsValid():
-			lq, _ := l.Quantity()
-			tq, _ := tl.Quantity()
-			if lq.Cmp(tq) > 0 {
-				errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), l.String(),
-					"must be less than or equal to the "+string(name)+" limit of instance type "+
-						strconv.Quote(typeName)+" ("+tl.String()+")"))
-			}
-		case !tl.IsSet() && isExtended(name):
-			if lq, _ := l.Quantity(); lq.Sign() > 0 {
-				errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), l.String(),
-					"instance type "+strconv.Quote(typeName)+" provides no "+string(name)))
+	}
+	if len(own) > found {
+		for name, l := range own {
+			if !isStandard(name) {
+				errs = checkLimit(errs, name, l, typeLimits[name], typeName, w, root)
 			}
 		}
+	}
+	return errs
+}
+
+// checkLimit appends an error if the own limit l of the resource name exceeds the
+// instance type's limit tl, or asks for an extended resource the type lacks.
+func checkLimit(errs field.ErrorList, name instancetype.ResourceName, l, tl instancetype.Amount,
+	typeName string, w *Workload, root *field.Path) field.ErrorList {
+	if !l.IsValid() {
+		return errs
+	}
+	lq, _ := l.Quantity()
+	switch {
+	case tl.IsValid():
+		if tq, _ := tl.Quantity(); lq.Cmp(tq) > 0 {
+			return append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), l.String(),
+				"must be less than or equal to the "+string(name)+" limit of instance type "+
+					strconv.Quote(typeName)+" ("+tl.String()+")"))
+		}
+	case !tl.IsSet() && isExtended(name) && lq.Sign() > 0:
+		return append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), l.String(),
+			"instance type "+strconv.Quote(typeName)+" provides no "+string(name)))
 	}
 	return errs
 }
@@ -128,30 +152,47 @@ func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList
 // instance type's (typeLimits, nil when the type is unknown).
 func checkRequests(errs field.ErrorList, requests, own, typeLimits instancetype.ResourceList,
 	ownLimits bool, typeName string, w *Workload, root *field.Path) field.ErrorList {
-	for name, r := range requests {
-		if !r.IsValid() {
-			continue
+	found := 0
+	for _, name := range standardResources {
+		if r, ok := requests[name]; ok {
+			found++
+			errs = checkRequest(errs, name, r, own, typeLimits, ownLimits, typeName, w, root)
 		}
-		limit, ofType := own[name], false
-		if !ownLimits || !limit.IsSet() {
-			limit, ofType = typeLimits[name], true
+	}
+	if len(requests) > found {
+		for name, r := range requests {
+			if !isStandard(name) {
+				errs = checkRequest(errs, name, r, own, typeLimits, ownLimits, typeName, w, root)
+			}
 		}
-		if !limit.IsValid() {
-			continue
-		}
-		rq, _ := r.Quantity()
-		lq, _ := limit.Quantity()
-		if rq.Cmp(lq) <= 0 {
-			continue
-		}
-		detail := "must be less than or equal to the " + string(name) + " limit (" + limit.String() + ")"
-		if ofType {
-			detail = "must be less than or equal to the " + string(name) + " limit of instance type " +
-				strconv.Quote(typeName) + " (" + limit.String() + ")"
-		}
-		errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("requests").Key(string(name)), r.String(), detail))
 	}
 	return errs
+}
+
+// checkRequest appends an error if the request r of the resource name exceeds its cap.
+func checkRequest(errs field.ErrorList, name instancetype.ResourceName, r instancetype.Amount,
+	own, typeLimits instancetype.ResourceList, ownLimits bool, typeName string,
+	w *Workload, root *field.Path) field.ErrorList {
+	if !r.IsValid() {
+		return errs
+	}
+	limit, ofType := own[name], false
+	if !ownLimits || !limit.IsSet() {
+		limit, ofType = typeLimits[name], true
+	}
+	if !limit.IsValid() {
+		return errs
+	}
+	rq, _ := r.Quantity()
+	if lq, _ := limit.Quantity(); rq.Cmp(lq) <= 0 {
+		return errs
+	}
+	detail := "must be less than or equal to the " + string(name) + " limit (" + limit.String() + ")"
+	if ofType {
+		detail = "must be less than or equal to the " + string(name) + " limit of instance type " +
+			strconv.Quote(typeName) + " (" + limit.String() + ")"
+	}
+	return append(errs, field.Invalid(w.ResourcesPath(root).Child("requests").Key(string(name)), r.String(), detail))
 }
 
 // isExtended reports whether name is an extended resource: a qualified name such as
