@@ -1,10 +1,8 @@
 package resolve_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -171,16 +169,6 @@ func ExampleStore() {
 	// defaultinstancetype false map[pool:ml] 1
 	// defaultinstancetype true map[pool:ml] 2
 	// [cpusmall defaultinstancetype]
-}
-
-// A placement encodes as the placements of `instancetype resolve -o json`.
-func ExamplePlacement_MarshalJSON() {
-	p, _ := resolve.Resolve(nil, &resolve.Workload{Kind: resolve.Deployment, Name: "blue"},
-		map[string]string{"pool": "ml"}, nil)
-	enc := json.NewEncoder(os.Stdout)
-	_ = enc.Encode(p)
-	// Output:
-	// {"kind":"KubernetesOnlineDeployment","name":"blue","instanceType":"defaultinstancetype","nodeSelector":{"pool":"ml"},"resources":{"requests":{"cpu":"100m","memory":"2Gi"},"limits":{"cpu":"2","memory":"2Gi"}}}
 }
 
 // ResourceList converts a resolved list for a pod spec; with k8s.io/api imported:

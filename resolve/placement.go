@@ -1,8 +1,6 @@
 package resolve
 
 import (
-	"encoding/json"
-
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
@@ -51,46 +49,9 @@ func ResourceList[K ~string](l instancetype.ResourceList) map[K]resource.Quantit
 	}
 	out := make(map[K]resource.Quantity, n)
 	for name, a := range l {
-		if q, err := a.Quantity(); err == nil && a.IsValid() {
-			out[K(name)] = q.ToResource()
-		}
-	}
-	return out
-}
-
-// MarshalJSON encodes the placement in the shape of the placements of
-// `instancetype resolve -o json`, without the file and line the command adds:
-//
-//	{"kind":"KubernetesOnlineDeployment","name":"blue","instanceType":"defaultinstancetype",
-//	 "nodeSelector":{"pool":"ml"},
-//	 "resources":{"requests":{"cpu":"100m","memory":"2Gi"},"limits":{"cpu":"2","memory":"2Gi"}}}
-//
-// Amounts keep their text as written; only valid ones are included. Empty maps are
-// encoded as {}, never null. BuiltIn is not encoded.
-func (p Placement) MarshalJSON() ([]byte, error) {
-	type resources struct {
-		Requests map[instancetype.ResourceName]string `json:"requests"`
-		Limits   map[instancetype.ResourceName]string `json:"limits"`
-	}
-	sel := p.NodeSelector
-	if sel == nil {
-		sel = map[string]string{}
-	}
-	return json.Marshal(struct {
-		Kind         WorkloadKind      `json:"kind"`
-		Name         string            `json:"name"`
-		InstanceType string            `json:"instanceType"`
-		NodeSelector map[string]string `json:"nodeSelector"`
-		Resources    resources         `json:"resources"`
-	}{p.Kind, p.Name, p.InstanceType, sel, resources{texts(p.Requests), texts(p.Limits)}})
-}
-
-// texts returns the text of each valid amount of l.
-func texts(l instancetype.ResourceList) map[instancetype.ResourceName]string {
-	out := make(map[instancetype.ResourceName]string, len(l))
-	for name, a := range l {
 		if a.IsValid() {
-			out[name] = a.String()
+			q, _ := a.Quantity()
+			out[K(name)] = q.ToResource()
 		}
 	}
 	return out

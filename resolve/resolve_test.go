@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -555,22 +554,5 @@ func TestResourceList(t *testing.T) {
 	}
 	if got := ResourceList[name](rl("cpu", "<null>")); got != nil {
 		t.Errorf("ResourceList(unset) = %v; want nil", got)
-	}
-}
-
-func TestPlacementMarshalJSON(t *testing.T) {
-	p, _ := Resolve(nil, &Workload{Kind: Deployment, Name: "blue"}, sel("pool", "ml"), nil)
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = `{"kind":"KubernetesOnlineDeployment","name":"blue","instanceType":"defaultinstancetype","nodeSelector":{"pool":"ml"},"resources":{"requests":{"cpu":"100m","memory":"2Gi"},"limits":{"cpu":"2","memory":"2Gi"}}}`
-	if string(b) != want {
-		t.Errorf("json.Marshal(placement) =\n\t%s\nwant\n\t%s", b, want)
-	}
-	b, _ = json.Marshal(Placement{})
-	const empty = `{"kind":"","name":"","instanceType":"","nodeSelector":{},"resources":{"requests":{},"limits":{}}}`
-	if string(b) != empty {
-		t.Errorf("json.Marshal(Placement{}) = %s; want %s", b, empty)
 	}
 }
