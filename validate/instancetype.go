@@ -33,23 +33,23 @@ func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts Optio
 		return field.ErrorList{field.Required(fldPath, "an instance type is required")}
 	}
 	var errs field.ErrorList
-	errs = validateObjectMeta(&it.ObjectMeta, under(fldPath, "metadata"), errs)
-	sel := under(fldPath, "spec", "nodeSelector")
+	errs = validateObjectMeta(&it.ObjectMeta, fldPath, errs)
+	sel := at{fldPath, pathSpecNodeSelector}
 	errs = validateLabels(it.Spec.NodeSelector, sel, errs)
 	errs = validateExtensionSelector(it.Spec.NodeSelector, opts.NodeSelector, opts.StrictSubset, sel, errs)
-	errs = validateResources(&it.Spec.Resources, under(fldPath, "spec", "resources"), ownerInstanceType, errs)
+	errs = validateResources(&it.Spec.Resources, at{fldPath, pathSpecLimits}, at{fldPath, pathSpecRequests}, ownerInstanceType, errs)
 	return errs
 }
 
-// validateObjectMeta appends the findings about the metadata m, found at meta, to errs:
+// validateObjectMeta appends the findings about the metadata m of the object at root to errs:
 // the name (R1), and the labels as the API server would check them.
-func validateObjectMeta(m *metav1.ObjectMeta, meta at, errs field.ErrorList) field.ErrorList {
+func validateObjectMeta(m *metav1.ObjectMeta, root *field.Path, errs field.ErrorList) field.ErrorList {
 	switch {
 	case m.Name == "":
-		errs = append(errs, field.Required(meta.child("name").path(),
+		errs = append(errs, field.Required(at{root, pathMetadataName}.path(),
 			"every instance type needs a name, which workloads write in instance_type"))
 	case !validObjectName(m.Name):
-		errs = append(errs, field.Invalid(meta.child("name").path(), clip(m.Name), objectNameDetail(m.Name)))
+		errs = append(errs, field.Invalid(at{root, pathMetadataName}.path(), clip(m.Name), objectNameDetail(m.Name)))
 	}
-	return validateLabels(m.Labels, meta.child("labels"), errs)
+	return validateLabels(m.Labels, at{root, pathMetadataLabels}, errs)
 }

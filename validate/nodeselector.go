@@ -13,7 +13,7 @@ import (
 // key or value is a field.Invalid error at fldPath.Key(key), sorted by key; values longer
 // than MaxValueLen are cut. A valid selector yields nil without allocating.
 func NodeSelector(sel map[string]string, fldPath *field.Path) field.ErrorList {
-	return validateLabels(sel, under(fldPath), nil)
+	return validateLabels(sel, at{base: fldPath}, nil)
 }
 
 // validateLabels appends the findings of selector.ValidateLabels about m, found at l, to

@@ -21,12 +21,10 @@ const (
 	ownerDeployment
 )
 
-// validateResources appends the findings about the resources section r, found at res, to
-// errs. Findings come in a fixed order: limits, then requests (in each, the missing
+// validateResources appends the findings about the resources section r, whose limits and
+// requests are at limits and requests, to errs. Findings come in a fixed order: limits, then requests (in each, the missing
 // required values, then the entries sorted by name), then requests against limits.
-func validateResources(r *instancetype.ResourceRequirements, res at, who owner, errs field.ErrorList) field.ErrorList {
-	limits, requests := res.child("limits"), res.child("requests")
-
+func validateResources(r *instancetype.ResourceRequirements, limits, requests at, who owner, errs field.ErrorList) field.ErrorList {
 	switch {
 	case who == ownerInstanceType:
 		errs = requireCPUAndMemory(r.Limits, limits, "", errs)

@@ -32,7 +32,7 @@ func Workload(w *resolve.Workload, c *resolve.Catalog, fldPath *field.Path, opts
 		w = &job
 	}
 	if w.Resources != nil {
-		errs = validateResources(w.Resources, under(fldPath, "resources"), ownerDeployment, errs)
+		errs = validateResources(w.Resources, at{fldPath, pathLimits}, at{fldPath, pathRequests}, ownerDeployment, errs)
 		if len(errs) > 0 {
 			// Resolve compares every valid amount. Give it only those that passed the rules
 			// above, so that a limit of 0 does not also bring "request must be less than or
