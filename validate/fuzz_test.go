@@ -15,14 +15,21 @@ import (
 // not panic, must give the same findings twice, must keep every finding below the root,
 // and must not repeat a huge value.
 func FuzzInstanceType(f *testing.F) {
-	// name, selector key and value, extra resource name and value, cpu and memory
-	// requests and limits, extension key and value.
-	f.Add("myinstancetypename", "mylabel", "mylabelvalue", "nvidia.com/gpu", "1", "700m", "1500Mi", "1", "2Gi", "mylabel", "mylabelvalue") // the seed: valid
-	f.Add("", "", "", "", "", "", "", "", "", "", "")                                                                                     // everything empty
-	f.Add("My_Type", "bad key", "bad value", "gpu", "0.5", "0", "-1Gi", "2Gx", "1e400", "mylabel", "other")                              // everything wrong
-	f.Add("a", "a/b/c", "-", "nvidia.com/gpu", "-1", "2", "3Gi", "1", "2Gi", "", "")                                                      // requests above limits
-	f.Add(strings.Repeat("a", 300), "k", "v", "requests.nvidia.com/gpu", "1e3", "1m", "1", "1m", "1", "k", "v")                           // long name, odd quantities
-	f.Add("x.y", "kubernetes.io/os", "", "kubernetes.io/gpu", "1.0", "0.001", "1k", "1", "1Ki", "kubernetes.io/os", "")                   // reserved domain
+	// The arguments: name, selector key and value, extra resource name and value, cpu
+	// and memory requests, cpu and memory limits, extension selector key and value.
+	//
+	// The seed: valid.
+	f.Add("myinstancetypename", "mylabel", "mylabelvalue", "nvidia.com/gpu", "1", "700m", "1500Mi", "1", "2Gi", "mylabel", "mylabelvalue")
+	// Everything empty.
+	f.Add("", "", "", "", "", "", "", "", "", "", "")
+	// Everything wrong.
+	f.Add("My_Type", "bad key", "bad value", "gpu", "0.5", "0", "-1Gi", "2Gx", "1e400", "mylabel", "other")
+	// Requests above limits.
+	f.Add("a", "a/b/c", "-", "nvidia.com/gpu", "-1", "2", "3Gi", "1", "2Gi", "", "")
+	// Long name, odd quantities.
+	f.Add(strings.Repeat("a", 300), "k", "v", "requests.nvidia.com/gpu", "1e3", "1m", "1", "1m", "1", "k", "v")
+	// Reserved domain.
+	f.Add("x.y", "kubernetes.io/os", "", "kubernetes.io/gpu", "1.0", "0.001", "1k", "1", "1Ki", "kubernetes.io/os", "")
 	f.Fuzz(func(t *testing.T, name, key, value, res, resValue, cpuReq, memReq, cpuLim, memLim, extKey, extValue string) {
 		it := &instancetype.InstanceType{}
 		it.Name = name
