@@ -117,3 +117,18 @@ func ExampleNodeSelector() {
 	// Output:
 	// --node-selector[node type]: Invalid value: "node type": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
 }
+
+// The items of a list are checked at items[i], their names unique within the list.
+func ExampleInstanceTypeList() {
+	cpusmall := instancetype.Default()
+	cpusmall.Name = "cpusmall"
+	cpusmall.Spec.Resources.Limits["nvidia.com/gpu"] = instancetype.ParseAmount("0.5")
+	list := &instancetype.InstanceTypeList{Items: []instancetype.InstanceType{*cpusmall, *cpusmall}}
+	for _, err := range validate.InstanceTypeList(list, nil, validate.Options{}) {
+		fmt.Println(err)
+	}
+	// Output:
+	// items[0].spec.resources.limits[nvidia.com/gpu]: Invalid value: "0.5": must be a whole number, such as 1
+	// items[1].metadata.name: Duplicate value: "cpusmall": instance type names must be unique; this name is already defined at items[0]: rename one of them
+	// items[1].spec.resources.limits[nvidia.com/gpu]: Invalid value: "0.5": must be a whole number, such as 1
+}

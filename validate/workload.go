@@ -62,11 +62,11 @@ func Workload(w *resolve.Workload, c *resolve.Catalog, fldPath *field.Path, opts
 // The MLflow minimums (R10), as written in findings.
 var mlflowMinimums = [...]struct {
 	name instancetype.ResourceName
-	min  *quantity.Quantity
+	min  quantity.Quantity
 	text string
 }{
-	{instancetype.ResourceCPU, &minMLflowCPU, "2"},
-	{instancetype.ResourceMemory, &minMLflowMemory, "4G (4 GB)"},
+	{instancetype.ResourceCPU, minMLflowCPU, "2"},
+	{instancetype.ResourceMemory, minMLflowMemory, "4G (4 GB)"},
 }
 
 // validateMLflow appends the findings of R10 to errs: an MLflow model deployment must
@@ -77,7 +77,7 @@ func validateMLflow(w *resolve.Workload, p *resolve.Placement, fldPath *field.Pa
 	for _, m := range mlflowMinimums {
 		a := p.Requests[m.name]
 		q, err := a.Quantity()
-		if err != nil || q.Cmp(*m.min) >= 0 {
+		if err != nil || q.Cmp(m.min) >= 0 {
 			continue
 		}
 		need := "an MLflow model deployment needs a " + string(m.name) + " request of at least " + m.text
