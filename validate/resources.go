@@ -22,16 +22,14 @@ const (
 )
 
 // validateResources appends the findings about the resources section r, whose limits and
-// requests are at limits and requests, to errs. Findings come in a fixed order: limits, then requests (in each, the missing
-// required values, then the entries sorted by name), then requests against limits.
+// requests are at limits and requests, to errs. Findings come in a fixed order: limits,
+// then requests (in each, the missing required values, then the entries sorted by name),
+// then requests against limits.
 func validateResources(r *instancetype.ResourceRequirements, limits, requests at, who owner, errs field.ErrorList) field.ErrorList {
-	switch {
-	case who == ownerInstanceType:
+	if who == ownerInstanceType {
 		errs = requireCPUAndMemory(r.Limits, limits, "", errs)
-	default:
-		if name, ok := askedExtended(r); ok {
-			errs = requireCPUAndMemory(r.Limits, limits, name, errs)
-		}
+	} else if name, ok := askedExtended(r); ok {
+		errs = requireCPUAndMemory(r.Limits, limits, name, errs)
 	}
 	errs = validateList(r.Limits, r.Requests, false, limits, who, errs)
 
