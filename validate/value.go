@@ -7,9 +7,9 @@ import (
 )
 
 // MaxValueLen is the longest user-supplied text a finding repeats, as its bad value or in
-// its detail. Longer text is cut to this many bytes (at a UTF-8 boundary) and marked with
-// the length it had, so that a 1 MB value cannot make a 1 MB message. Field paths are
-// never cut: they must still lead to the offending line.
+// a detail this package writes. Longer text is cut to this many bytes (at a UTF-8
+// boundary) and marked with the length it had, so that a 1 MB value cannot make a 1 MB
+// message. Field paths are never cut: they must still lead to the offending line.
 const MaxValueLen = 256
 
 // clip returns s, or for text longer than MaxValueLen its first MaxValueLen bytes

@@ -21,6 +21,9 @@ import (
 // requests against the MLflow minimums (R10). A job has no resources section: only its
 // instance type must exist. opts.NodeSelector is the extension's node selector;
 // opts.StrictSubset does not apply to workloads. The package documentation lists the rules.
+//
+// A valid workload yields nil without allocating, unless its instance type's node selector
+// and the extension's must be merged into a new map (see resolve.Resolve).
 func Workload(w *resolve.Workload, c *resolve.Catalog, fldPath *field.Path, opts Options) field.ErrorList {
 	if w == nil {
 		return field.ErrorList{field.Required(fldPath, "a deployment or job is required")}
