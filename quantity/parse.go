@@ -94,9 +94,20 @@ func parse[T string | []byte](s T) (Quantity, error) {
 		digits = digits || frac > 0
 	}
 
-	f, exp, shift, err := parseSuffix(s, i)
-	if err != nil {
-		return Quantity{}, err
+	// The one-letter and binary suffixes are looked up here; parseSuffix does the
+	// rest (exponents, errors).
+	f, exp, shift := DecimalSI, int64(0), uint(0)
+	if rest := len(s) - i; rest == 1 && suffixPower[s[i]] != noSuffix {
+		exp = int64(suffixPower[s[i]])
+	} else if rest == 2 && s[i+1] == 'i' && binaryShift(s[i]) != 0 {
+		f, shift = BinarySI, binaryShift(s[i])
+	} else if x, ok := shortExponent(s, i); ok {
+		f, exp = DecimalExponent, x
+	} else if rest > 0 {
+		var err error
+		if f, exp, shift, err = parseSuffix(s, i); err != nil {
+			return Quantity{}, err
+		}
 	}
 	if mant == 0 {
 		if !digits && digitlessRefused(f, exp, shift) {
@@ -107,7 +118,21 @@ func parse[T string | []byte](s T) (Quantity, error) {
 	// The number is mant×10^e; the suffix scales it by 10^exp or 2^shift.
 	e := int64(zeros - frac)
 	if f == BinarySI {
-		return parseBinary(s, neg, mant, e, shift)
+		// The common case inline: a whole number that fits ("2Gi", "1500Mi").
+		if e >= 0 && e <= 18 {
+			if hi, w := mul64(mant, pow10[e]); hi == 0 && w <= math.MaxInt64>>shift {
+				n, tz := trimZeros64(w << shift)
+				q := Quantity{n: int64(n), exp: int8(tz), f: BinarySI}
+				if neg {
+					q.n = -q.n
+				}
+				return q, nil
+			}
+		}
+		if q, ok := binaryFast(neg, mant, e, shift); ok {
+			return q, nil
+		}
+		return binarySlow(s, neg, mant, e, shift)
 	}
 	if f == DecimalExponent && exponentRefused(exp, frac) {
 		return Quantity{}, rangeError(s, 0)
@@ -128,21 +153,23 @@ func parse[T string | []byte](s T) (Quantity, error) {
 	return q, nil
 }
 
-// parseBinary returns ±mant×10^e×2^shift for a number with a binary suffix.
-func parseBinary[T string | []byte](s T, neg bool, mant uint64, e int64, shift uint) (Quantity, error) {
+// binaryFast returns ±mant×10^e×2^shift for a number with a binary suffix, when that
+// is a whole number or a short fraction computed in 64 bits; ok is false otherwise
+// (out of range, 128 bits or rounding needed: see binarySlow).
+func binaryFast(neg bool, mant uint64, e int64, shift uint) (q Quantity, ok bool) {
 	var n uint64
 	var exp int
 	switch {
 	case e >= 0: // A whole number: "2Gi", "1500Mi".
 		if e > 18 {
-			return Quantity{}, rangeError(s, 0)
+			return Quantity{}, false
 		}
 		hi, w := mul64(mant, pow10[e])
 		if hi != 0 || w > math.MaxInt64>>shift {
-			return Quantity{}, rangeError(s, 0)
+			return Quantity{}, false
 		}
 		n, exp = trimZeros64(w << shift)
-	case mant <= math.MaxUint64>>shift: // A short fraction: "0.5Gi" is 5×2^30 / 10.
+	case e >= -9 && mant <= math.MaxUint64>>shift: // A short fraction: "0.5Gi" is 5×2^30/10.
 		n = mant << shift
 		exp = int(e)
 		for exp < 0 && n%10 == 0 {
@@ -150,25 +177,22 @@ func parseBinary[T string | []byte](s T, neg bool, mant uint64, e int64, shift u
 			exp++
 		}
 		if exp == 0 {
-			var tz int
-			n, tz = trimZeros64(n)
-			exp = tz
-			break
-		}
-		if exp < -9 || n > math.MaxInt64 {
-			return binarySlow(s, neg, mant, e, shift)
+			n, exp = trimZeros64(n)
+		} else if n > math.MaxInt64 {
+			return Quantity{}, false
 		}
 	default:
-		return binarySlow(s, neg, mant, e, shift)
+		return Quantity{}, false
 	}
-	q := Quantity{n: int64(n), exp: int8(exp), f: binaryFormat(n, exp)}
+	q = Quantity{n: int64(n), exp: int8(exp), f: binaryFormat(n, exp)}
 	if neg {
 		q.n = -q.n
 	}
-	return q, nil
+	return q, true
 }
 
-// binarySlow is parseBinary for values that need 128 bits or rounding.
+// binarySlow is binaryFast for values that need 128 bits or rounding, or are out of
+// range.
 func binarySlow[T string | []byte](s T, neg bool, mant uint64, e int64, shift uint) (Quantity, error) {
 	p := u128{0, mant}
 	ok := true
@@ -273,6 +297,47 @@ func parseSuffix[T string | []byte](s T, i int) (f Format, exp int64, shift uint
 	}
 	return DecimalExponent, exp, 0, nil
 }
+
+// shortExponent reads s[i:] when it is an exponent of at most three digits ("e3",
+// "E-6"), the fast path of parseSuffix.
+func shortExponent[T string | []byte](s T, i int) (int64, bool) {
+	if n := len(s) - i; n < 2 || n > 5 || s[i]|0x20 != 'e' {
+		return 0, false
+	}
+	i++
+	neg := s[i] == '-'
+	if neg || s[i] == '+' {
+		i++
+	}
+	if i == len(s) || len(s)-i > 3 {
+		return 0, false
+	}
+	var v int64
+	for ; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		v = v*10 + int64(c)
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// noSuffix marks the bytes of suffixPower that are no one-letter suffix.
+const noSuffix = -128
+
+// suffixPower[c] is the power of ten of the one-letter suffix c, or noSuffix.
+var suffixPower = func() (t [256]int8) {
+	for i := range t {
+		t[i] = noSuffix
+	}
+	t['n'], t['u'], t['m'], t['k'], t['M'] = -9, -6, -3, 3, 6
+	t['G'], t['T'], t['P'], t['E'] = 9, 12, 15, 18
+	return t
+}()
 
 // binaryShift returns the power of two of the binary suffix c+"i", or 0.
 func binaryShift(c byte) uint {
