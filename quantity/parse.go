@@ -129,6 +129,18 @@ func parse[T string | []byte](s T) (Quantity, error) {
 				return q, nil
 			}
 		}
+		// And one fraction digit ("0.5Gi", "0.2Gi"): whole when n is a multiple of 10.
+		if e == -1 && mant <= math.MaxInt64>>shift {
+			n, exp := mant<<shift, -1
+			if n%10 == 0 {
+				n, exp = trimZeros64(n / 10)
+			}
+			q := Quantity{n: int64(n), exp: int8(exp), f: binaryFormat(n, exp)}
+			if neg {
+				q.n = -q.n
+			}
+			return q, nil
+		}
 		if q, ok := binaryFast(neg, mant, e, shift); ok {
 			return q, nil
 		}
