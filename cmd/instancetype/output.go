@@ -295,4 +295,3 @@ func dash(s string) string {
 	}
 	return s
 }
-
