@@ -101,14 +101,17 @@ Usage:
 
 PATH is a file, a directory (walked for .yaml, .yml and .json) or - for standard input.
 
-Flags:
+` + flagsHelp + `
+Exit status: 0 no findings, 1 findings, 2 usage error or unreadable path.
+Run 'instancetype help COMMAND' for examples.
+`
+
+// flagsHelp is the flags part of each command's help.
+const flagsHelp = `Flags:
   -o, --output text|json      output format (default text)
       --node-selector k=v,... the Azure ML extension's nodeSelector
       --strict-subset         require each instance type's nodeSelector to be a subset
                               of the extension's
-
-Exit status: 0 no findings, 1 findings, 2 usage error or unreadable path.
-Run 'instancetype help COMMAND' for examples.
 `
 
 var commandHelp = map[string]string{
@@ -120,12 +123,7 @@ decoding (unknown fields, duplicate keys), the extension's nodeSelector, and eac
 workload against the instance types found. Every problem is reported at once, as
 FILE:LINE: FIELD: MESSAGE, followed by a summary on standard error.
 
-Flags:
-  -o, --output text|json      output format (default text)
-      --node-selector k=v,... the Azure ML extension's nodeSelector
-      --strict-subset         require each instance type's nodeSelector to be a subset
-                              of the extension's
-
+` + flagsHelp + `
 Examples:
   instancetype validate examples/
   instancetype validate --node-selector pool=ml,zone=a manifests/ deploy.yml
@@ -140,12 +138,7 @@ For each deployment and job found in PATHs, prints the instance type it gets
 extension's merged with the instance type's) and its effective requests and limits.
 Findings are reported as by validate.
 
-Flags:
-  -o, --output text|json      output format (default text)
-      --node-selector k=v,... the Azure ML extension's nodeSelector
-      --strict-subset         require each instance type's nodeSelector to be a subset
-                              of the extension's
-
+` + flagsHelp + `
 Examples:
   instancetype resolve examples/
   instancetype resolve --node-selector pool=ml -o json instancetypes.yaml deploy.yml
@@ -159,12 +152,7 @@ defaultinstancetype unless a custom one overrides it: name, cpu and memory reque
 and limits, GPUs, node selector, and where each comes from. Findings are reported
 as by validate. With no PATH, lists the built-in catalog.
 
-Flags:
-  -o, --output text|json      output format (default text)
-      --node-selector k=v,... the Azure ML extension's nodeSelector
-      --strict-subset         require each instance type's nodeSelector to be a subset
-                              of the extension's
-
+` + flagsHelp + `
 Examples:
   instancetype list examples/
   instancetype list -o json -  < instancetypes.yaml

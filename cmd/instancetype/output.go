@@ -273,21 +273,7 @@ func pairs(m map[string]string) string {
 	return strings.Join(keys, ",")
 }
 
-func resourcePairs(l instancetype.ResourceList) string {
-	if len(l) == 0 {
-		return "-"
-	}
-	c := canonical(l)
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		keys[i] = k + "=" + c[k]
-	}
-	return strings.Join(keys, ",")
-}
+func resourcePairs(l instancetype.ResourceList) string { return pairs(canonical(l)) }
 
 func dash(s string) string {
 	if s == "" {
