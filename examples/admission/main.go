@@ -70,7 +70,8 @@ func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // decode reads the InstanceType in the body of r. Bad resource values are kept for
 // validation to report at their field (instancetype.Amount does that); anything that is
-// not one JSON InstanceType object is a Bad Request.
+// not one JSON InstanceType object is a Bad Request. (Unlike the API server's decoder,
+// encoding/json matches field names regardless of case: "Metadata" is read as metadata.)
 func decode(w http.ResponseWriter, r *http.Request) (*instancetype.InstanceType, *apierrors.StatusError) {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	dec.DisallowUnknownFields() // as the API server's strict field validation does
