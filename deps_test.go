@@ -1,0 +1,110 @@
+package instancetypes_test
+
+import (
+	"bytes"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The dependency rules of DESIGN.md §2, checked on the import graph as `go list -deps`
+// reports it. A core package is usable from a controller without dragging in client-go,
+// controller-runtime or k8s.io/api, and the arrows between this module's packages point
+// down only:
+//
+//	cmd/instancetype
+//	manifest
+//	resolve, validate
+//	instancetype, selector
+//	quantity
+//
+// quantity and selector know nothing of the others.
+
+const module = "github.com/amlarc-go/instancetypes"
+
+// corePackages are the packages below the command, relative to the module.
+var corePackages = []string{"instancetype", "quantity", "selector", "validate", "resolve", "manifest"}
+
+// forbiddenModules are modules no core package may depend on, in its code or in its tests.
+var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runtime", "k8s.io/api"}
+
+// mustNotDependOn lists, for each core package, the packages of this module it must not
+// depend on, directly or through another package. Only the package's own code counts: an
+// external test package (package validate_test) may import anything.
+var mustNotDependOn = map[string][]string{
+	"quantity":     {"instancetype", "selector", "validate", "resolve", "manifest", "cmd/instancetype", "examples"},
+	"selector":     {"instancetype", "quantity", "validate", "resolve", "manifest", "cmd/instancetype", "examples"},
+	"instancetype": {"validate", "resolve", "manifest", "cmd/instancetype", "examples"},
+	"resolve":      {"validate", "manifest", "cmd/instancetype", "examples"},
+	"validate":     {"manifest", "cmd/instancetype", "examples"},
+	"manifest":     {"cmd/instancetype", "examples"},
+}
+
+// goListDeps returns the import paths of pkg and of every package it depends on, its tests'
+// dependencies included when withTests is set.
+func goListDeps(t *testing.T, pkg string, withTests bool) []string {
+	t.Helper()
+	args := []string{"list", "-deps", "-f", "{{.ImportPath}}"}
+	if withTests {
+		args = append(args, "-test")
+	}
+	cmd := exec.Command("go", append(args, "./"+pkg)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(cmd.Args[1:], " "), err, stderr.String())
+	}
+	var deps []string
+	for _, line := range strings.Split(string(out), "\n") {
+		// A package as compiled for a test reads "path [path.test]"; keep the path.
+		if p, _, _ := strings.Cut(line, " "); p != "" {
+			deps = append(deps, p)
+		}
+	}
+	return deps
+}
+
+func inModule(importPath, module string) bool {
+	return importPath == module || strings.HasPrefix(importPath, module+"/")
+}
+
+func TestDependencies(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	for _, pkg := range corePackages {
+		t.Run(pkg, func(t *testing.T) {
+			t.Parallel()
+			deps := goListDeps(t, pkg, false)
+			if !slices.Contains(deps, module+"/"+pkg) {
+				t.Fatalf("go list -deps ./%s does not list the package itself: %v", pkg, deps)
+			}
+			withTests := goListDeps(t, pkg, true)
+			for _, m := range forbiddenModules {
+				if i := slices.IndexFunc(withTests, func(dep string) bool { return inModule(dep, m) }); i >= 0 {
+					t.Errorf("%s or its tests depend on %s (module %s), which core packages must not import", pkg, withTests[i], m)
+				}
+			}
+			for _, other := range mustNotDependOn[pkg] {
+				if slices.Contains(deps, module+"/"+other) {
+					t.Errorf("%s depends on %s: arrows must point down (DESIGN.md §2)", pkg, other)
+				}
+			}
+		})
+	}
+}
+
+// TestDependencyRulesCoverCorePackages keeps the table above in step with the list of core
+// packages, so that a new package is not silently unchecked.
+func TestDependencyRulesCoverCorePackages(t *testing.T) {
+	for _, pkg := range corePackages {
+		if _, ok := mustNotDependOn[pkg]; !ok {
+			t.Errorf("no dependency rule for core package %s", pkg)
+		}
+	}
+	if len(mustNotDependOn) != len(corePackages) {
+		t.Errorf("%d dependency rules for %d core packages", len(mustNotDependOn), len(corePackages))
+	}
+}
