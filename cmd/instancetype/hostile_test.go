@@ -1,0 +1,536 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/amlarc-go/instancetypes/manifest"
+)
+
+// Hostile inputs through the command, as a user would meet them: each written to a file
+// (or piped to standard input), the built binary run on it, and its exit code, findings,
+// output size, peak memory and time checked. The decoder's side of the same inputs is in
+// manifest/hostile_test.go. (Unix only: peak memory is read from the child's rusage.)
+//
+// The bounds, per run of the command:
+const (
+	// hostileTimeout is how long a run may take before it counts as a hang. It is a guard
+	// against hangs, not a speed requirement: every case below takes well under 5 s.
+	hostileTimeout = 60 * time.Second
+	// hostileMaxRSS is the most memory a run may use: its peak resident set size. The
+	// largest legitimate input, a file of MaxFileSize bytes refused unread, stays under
+	// 200 MB; a 20,000-item list about 120 MB.
+	hostileMaxRSS = 512 << 20
+	// hostileMaxOutput is the most a run may print, standard output and error together,
+	// for these inputs: each has a handful of findings at most, and a finding repeats at
+	// most validate.MaxValueLen bytes of a value.
+	hostileMaxOutput = 64 << 10
+)
+
+// hostileHeader starts an InstanceType document.
+const hostileHeader = "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\n"
+
+// hostileResources is a valid spec.resources, so that an instance type's only problem is
+// the one a case plants.
+const hostileResources = "spec:\n  resources:\n    requests: {cpu: 100m, memory: 1Gi}\n    limits: {cpu: 1, memory: 2Gi}\n"
+
+// billionLaughs is an alias bomb: ten levels of anchors, each a list of ten aliases to the
+// one before, 10^10 nodes once expanded, in a few hundred bytes, under key at the end of
+// head.
+func billionLaughs(head, key string) []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 10; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	b.WriteString(key + ": *a9\n")
+	return []byte(b.String())
+}
+
+// randomBytes returns n bytes from a fixed seed.
+func randomBytes(n int) []byte {
+	rng := rand.New(rand.NewPCG(7, 11))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+type hostileCase struct {
+	name string
+	data func() []byte
+	// args are the command's arguments; FILE stands for the hostile file's path and "-"
+	// for the data on standard input. Default: validate FILE.
+	args []string
+	// code is the exit status wanted; why says why when it is not exitFindings.
+	code int
+	why  string
+	// want are substrings of standard output: the finding naming the problem.
+	want []string
+}
+
+func hostileCases() []hostileCase {
+	name300 := strings.Repeat("n", 300)
+	return []hostileCase{
+		{
+			name: "alias bomb in an instance type",
+			data: func() []byte {
+				return append(billionLaughs(hostileHeader, "x"), "metadata:\n  name: bomb\n  ownerReferences: *a9\n"+hostileResources...)
+			},
+			code: exitFindings,
+			want: []string{"FILE:1: document ignored: more than 4194304 nodes once aliases are expanded"},
+		},
+		{
+			name: "alias bomb in a deployment",
+			data: func() []byte { return billionLaughs("endpoint_name: e\n", "extra") },
+			code: exitFindings,
+			want: []string{"document ignored: more than 4194304 nodes once aliases are expanded"},
+		},
+		{
+			name: "alias bomb on standard input, JSON output",
+			data: func() []byte { return billionLaughs("command: train\n", "extra") },
+			args: []string{"validate", "-o", "json", "-"},
+			code: exitFindings,
+			// JSON findings are checked as FILE:LINE: TYPE: FIELD: MESSAGE.
+			want: []string{"<stdin>:1: FieldValueInvalid: : document ignored: more than 4194304 nodes once aliases are expanded"},
+		},
+		{
+			name: "alias bomb in a document of another kind",
+			data: func() []byte { return billionLaughs("apiVersion: v1\nkind: ConfigMap\n", "data") },
+			code: exitOK,
+			why:  "documents of other kinds are skipped unread (DESIGN §1), so the bomb is never expanded",
+		},
+		{
+			name: "200,000-deep flow nesting",
+			data: func() []byte {
+				return []byte(hostileHeader + "spec: " + strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + "\n")
+			},
+			code: exitFindings,
+			want: []string{"FILE:3: YAML syntax error: exceeded max depth of 10000"},
+		},
+		{
+			name: "200,000-deep block nesting",
+			data: func() []byte { return []byte(hostileHeader + "spec:\n" + strings.Repeat("- ", 200000) + "x\n") },
+			code: exitFindings,
+			want: []string{"YAML syntax error: exceeded max depth of 10000"},
+		},
+		{
+			name: "200,000-deep nesting on standard input",
+			data: func() []byte { return []byte(strings.Repeat("{a: ", 200000)) },
+			args: []string{"validate", "-"},
+			code: exitFindings,
+			want: []string{"<stdin>:1: YAML syntax error: exceeded max depth of 10000"},
+		},
+		{
+			name: "4 MB of random bytes",
+			data: func() []byte { return randomBytes(4 << 20) },
+			code: exitFindings,
+			want: []string{"FILE:1: YAML syntax error: invalid UTF-8 byte"},
+		},
+		{
+			name: "1 MB of NUL bytes",
+			data: func() []byte { return make([]byte, 1<<20) },
+			code: exitFindings,
+			want: []string{"FILE:1: YAML syntax error: control character U+0000 is not allowed"},
+		},
+		{
+			name: "a NUL byte in a name",
+			data: func() []byte { return []byte(hostileHeader + "metadata: {name: \"a\x00b\"}\n" + hostileResources) },
+			code: exitFindings,
+			want: []string{"FILE:3: YAML syntax error: control character U+0000 is not allowed"},
+		},
+		{
+			name: "invalid UTF-8 in a name",
+			data: func() []byte { return []byte(hostileHeader + "metadata:\n  name: \xc3\x28\n" + hostileResources) },
+			code: exitFindings,
+			want: []string{"FILE:4: YAML syntax error: invalid UTF-8 byte 0xc3"},
+		},
+		{
+			name: "1 MB scalar as a name",
+			data: func() []byte {
+				return []byte(hostileHeader + "metadata: {name: " + strings.Repeat("a", 1<<20) + "}\n" + hostileResources)
+			},
+			code: exitFindings,
+			want: []string{"FILE:3: document ignored: a scalar of 1048576 bytes, more than 65536"},
+		},
+		{
+			name: "1 MB label key, implicit",
+			data: func() []byte {
+				return []byte(hostileHeader + "metadata: {name: a}\nspec:\n  nodeSelector:\n    " + strings.Repeat("k", 1<<20) + ": v\n")
+			},
+			code: exitFindings,
+			// YAML itself refuses an implicit key over 1,024 characters.
+			want: []string{"FILE:6: YAML syntax error: mapping values are not allowed in this context"},
+		},
+		{
+			name: "1 MB label key, explicit",
+			data: func() []byte {
+				return []byte(hostileHeader + "metadata: {name: a}\nspec:\n  nodeSelector:\n    ? " + strings.Repeat("k", 1<<20) + "\n    : v\n")
+			},
+			code: exitFindings,
+			want: []string{"FILE:6: document ignored: a scalar of 1048576 bytes, more than 65536"},
+		},
+		{
+			name: "1 MB label value, quoted, in a list item",
+			data: func() []byte {
+				return []byte("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n- metadata: {name: a}\n  spec:\n    nodeSelector:\n      k: \"" + strings.Repeat("v", 1<<20) + "\"\n")
+			},
+			code: exitFindings,
+			want: []string{"FILE:7: document ignored: a scalar of 1048576 bytes, more than 65536"},
+		},
+		{
+			name: "200,000 empty documents, then a valid instance type",
+			data: func() []byte {
+				return []byte(strings.Repeat("---\n", 200000) + hostileHeader + "metadata: {name: last}\n" + hostileResources)
+			},
+			code: exitOK,
+			why:  "empty documents are legal YAML and skipped, as kubectl skips them; the one instance type is valid",
+		},
+		{
+			name: "200,000 empty documents, then a broken instance type",
+			data: func() []byte {
+				return []byte(strings.Repeat("---\n", 200000) + hostileHeader + "metadata: {name: last}\nspec:\n  resources:\n    requests: {cpu: \"0\", memory: 1Gi}\n    limits: {cpu: 1, memory: 2Gi}\n")
+			},
+			code: exitFindings,
+			want: []string{"FILE:200006: spec.resources.requests[cpu]: Invalid value: \"0\": must be greater than zero"},
+		},
+		{
+			name: "200,000 empty documents alone",
+			data: func() []byte { return []byte(strings.Repeat("---\n", 200000)) },
+			code: exitOK,
+			why:  "a stream of empty documents holds nothing to check",
+		},
+		{
+			name: "exponent 1e3061300070 as cpu",
+			data: func() []byte {
+				return []byte(hostileHeader + "metadata: {name: big}\nspec:\n  resources:\n    requests: {cpu: \"1e3061300070\", memory: 1e3061300070}\n    limits: {cpu: \"1e3061300070\", memory: 2Gi}\n")
+			},
+			code: exitFindings,
+			want: []string{
+				`FILE:6: spec.resources.requests[cpu]: Invalid value: "1e3061300070": out of range`,
+				`FILE:6: spec.resources.requests[memory]: Invalid value: "1e3061300070": out of range`,
+				`FILE:7: spec.resources.limits[cpu]: Invalid value: "1e3061300070": out of range`,
+			},
+		},
+		{
+			name: "exponent 1e3061300070 in a deployment's resources",
+			data: func() []byte {
+				return []byte("endpoint_name: e\nresources:\n  requests: {cpu: \"1e3061300070\", memory: 1Gi}\n  limits: {cpu: \"1e-3061300070\", memory: 2Gi}\n")
+			},
+			code: exitFindings,
+			want: []string{
+				`FILE:3: resources.requests[cpu]: Invalid value: "1e3061300070": out of range`,
+				`FILE:4: resources.limits[cpu]: Invalid value: "1e-3061300070": out of range`,
+			},
+		},
+		{
+			name: "name of 300 bytes",
+			data: func() []byte {
+				return []byte(hostileHeader + "metadata:\n  name: " + name300 + "\n" + hostileResources)
+			},
+			code: exitFindings,
+			want: []string{"FILE:4: metadata.name: Invalid value: \"nnnn", "(300 bytes)\": must be no more than 253 bytes"},
+		},
+		{
+			name: "name of 300 bytes, listed",
+			data: func() []byte {
+				return []byte(hostileHeader + "metadata:\n  name: " + name300 + "\n" + hostileResources)
+			},
+			args: []string{"list", "FILE"},
+			code: exitFindings,
+			want: []string{"must be no more than 253 bytes", "nnnnnnnn"},
+		},
+		{
+			name: "instance_type of 300 bytes in a deployment",
+			data: func() []byte { return []byte("endpoint_name: e\ninstance_type: " + name300 + "\n") },
+			args: []string{"resolve", "FILE"},
+			code: exitFindings,
+			want: []string{"FILE:2: instance_type: Not found: \"nnnn", "(300 bytes)"},
+		},
+		{
+			name: "file one byte over the size limit",
+			data: func() []byte { return bytes.Repeat([]byte("#"), manifest.MaxFileSize+1) },
+			code: exitFindings,
+			want: []string{"FILE:1: file too large: more than 67108864 bytes"},
+		},
+	}
+}
+
+func TestHostileInputs(t *testing.T) {
+	for _, tt := range hostileCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := tt.data()
+			file := filepath.Join(dir, "hostile.yaml")
+			require.NoError(t, os.WriteFile(file, data, 0o644))
+			args := tt.args
+			if args == nil {
+				args = []string{"validate", "FILE"}
+			}
+			var stdin []byte
+			for i, a := range args {
+				switch a {
+				case "FILE":
+					args = append([]string(nil), args...)
+					args[i] = "hostile.yaml"
+				case "-":
+					stdin = data
+				}
+			}
+			r := runHostile(t, dir, stdin, args...)
+			checkHostile(t, r, tt.code)
+			out := r.stdout
+			if slices.Contains(args, "json") {
+				out = jsonFindings(t, r.stdout)
+			} else if tt.code == exitFindings && !strings.Contains(r.stderr, "problem") {
+				t.Errorf("no summary of problems on standard error: %.2000s", r.stderr)
+			}
+			out = strings.ReplaceAll(out, "hostile.yaml:", "FILE:")
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%.2000s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// jsonFindings renders the findings of validate -o json as FILE:LINE: TYPE: FIELD: MESSAGE
+// lines.
+func jsonFindings(t *testing.T, out string) string {
+	t.Helper()
+	var v struct {
+		Findings []jsonFinding `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("-o json output is not JSON: %v\n%.2000s", err, out)
+	}
+	var b strings.Builder
+	for _, f := range v.Findings {
+		fmt.Fprintf(&b, "%s:%d: %s: %s: %s\n", f.File, f.Line, f.Type, f.Field, f.Message)
+	}
+	return b.String()
+}
+
+// The tests below are regression tests of bugs these hostile inputs found in packages
+// other than this one. They are skipped until those are fixed; each says what it saw.
+
+// TestHostileCyclicAlias: an anchor whose content holds an alias to itself crashes the
+// command. "endpoint_name: e\nx: &a {k: *a}\n" (28 bytes) makes manifest's decoder walk the
+// cycle 4,194,304 calls deep (its node budget); the stack passes Go's 1 GB limit and the
+// process dies with "fatal error: stack overflow" and a runtime stack dump on standard
+// error, exit status 2, after about 4 s and 1 GB of RSS. Want: a finding, exit 1.
+func TestHostileCyclicAlias(t *testing.T) {
+	t.Skip("known bug in package manifest: fatal stack overflow on a cyclic alias (see manifest's TestCyclicAliases)")
+	for _, data := range []string{
+		"endpoint_name: e\nx: &a {k: *a}\n",
+		hostileHeader + "metadata:\n  name: cyclic\n  ownerReferences: &a [*a]\n" + hostileResources,
+	} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "cyclic.yaml"), []byte(data), 0o644))
+		r := runHostile(t, dir, nil, "validate", "cyclic.yaml")
+		checkHostile(t, r, exitFindings)
+	}
+}
+
+// TestHostileManySmallNodes: the node limit (MaxNodes) is applied while walking a document,
+// after the YAML reader has built the whole node tree, so it bounds nothing of the tree's
+// memory: about 200 bytes per node. "spec: [0,0,0,...]" with 31,000,000 zeros, a 62 MB file
+// under the 64 MiB size limit, peaks at 5.9 GB of RSS and takes about 60 s (a 4,000,000-zero
+// file of 8 MB: 830 MB). Want: under hostileMaxRSS, for example by counting nodes as the
+// reader produces them, or a file size limit matched to the memory bound.
+func TestHostileManySmallNodes(t *testing.T) {
+	t.Skip("known bug in package manifest: the YAML node tree of a file under MaxFileSize can take about 100 times its size in memory")
+	dir := t.TempDir()
+	data := hostileHeader + "metadata: {name: flat}\nspec: [" + strings.Repeat("0,", 31_000_000) + "0]\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flat.yaml"), []byte(data), 0o644))
+	r := runHostile(t, dir, nil, "validate", "flat.yaml")
+	checkHostile(t, r, exitFindings)
+}
+
+// TestHostileWideMapping: the duplicate-key check compares each key of a mapping with every
+// key before it (manifest's entries and firstKey), quadratic in the mapping's size. A
+// nodeSelector of 100,000 distinct valid labels (1.4 MB) takes 30 s; of 300,000 (4.5 MB),
+// about 4.5 minutes; a 64 MiB file of them would run for hours. Want: a set of seen keys.
+func TestHostileWideMapping(t *testing.T) {
+	t.Skip("known bug in package manifest: quadratic duplicate-key check; a 4.5 MB mapping takes minutes")
+	var b strings.Builder
+	b.WriteString(hostileHeader + "metadata: {name: wide}\nspec:\n  nodeSelector:\n")
+	for i := range 300_000 {
+		fmt.Fprintf(&b, "    k%d: v\n", i)
+	}
+	b.WriteString("  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: {cpu: 1, memory: 1Gi}\n")
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "wide.yaml"), []byte(b.String()), 0o644))
+	r := runHostile(t, dir, nil, "validate", "wide.yaml")
+	checkHostile(t, r, exitOK)
+}
+
+// TestHostileAliasedFindings: aliases multiply findings as they multiply nodes, up to the
+// node limit. A 35 KB list whose first item has 1,000 invalid label keys and whose 1,999
+// other items are aliases of it (- *it) gives 2,001,999 findings: 657 MB of output, 2.25 GB
+// of RSS and 36 s. Want: output and memory bounded by a small multiple of the input, for
+// example by reporting a finding once per node (not once per expansion), or by a cap on
+// findings per file.
+func TestHostileAliasedFindings(t *testing.T) {
+	t.Skip("known bug in packages manifest/cmd: a 35 KB file expands through aliases to 2 million findings (657 MB of output, 2.25 GB RSS)")
+	var b strings.Builder
+	b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n- &it\n  metadata: {name: x}\n  spec:\n    nodeSelector:\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "      'bad key %d': v\n", i)
+	}
+	b.WriteString("    resources:\n      requests: {cpu: 1, memory: 1Gi}\n      limits: {cpu: 1, memory: 1Gi}\n")
+	b.WriteString(strings.Repeat("- *it\n", 1999))
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "amplified.yaml"), []byte(b.String()), 0o644))
+	r := runHostile(t, dir, nil, "validate", "amplified.yaml")
+	checkHostile(t, r, exitFindings)
+}
+
+// TestHostileUnknownNamesInBigCatalog: each deployment naming an unknown instance type
+// costs a pass over the whole catalog for its did-you-mean (resolve's documented cost of a
+// miss), so a file of W such deployments and C types costs W×C name comparisons, each up to
+// the square of the names' length. 2,000 types and 2,000 deployments with 250-byte names
+// (1.3 MB) take 16 s; 10,000 of each with 6-byte names (1.6 MB), 8 s; 10,000 of each with
+// 250-byte names (6.4 MB) would take several minutes. Want: a bound on the suggestion work
+// per run (a cache by name, a cap on the names scanned or on the misses given suggestions).
+func TestHostileUnknownNamesInBigCatalog(t *testing.T) {
+	t.Skip("known bug in packages resolve/cmd: did-you-mean costs catalog size × misses; a 6.4 MB file takes minutes")
+	var b strings.Builder
+	b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n")
+	const n = 10_000
+	for i := range n {
+		fmt.Fprintf(&b, "- metadata: {name: t%06d%s}\n  spec: {resources: {requests: {cpu: 1, memory: 1Gi}, limits: {cpu: 1, memory: 1Gi}}}\n", i, strings.Repeat("a", 243))
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "---\nendpoint_name: e\ninstance_type: u%06d%s\n", i, strings.Repeat("b", 243))
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "misses.yaml"), []byte(b.String()), 0o644))
+	r := runHostile(t, dir, nil, "validate", "misses.yaml")
+	if r.code != exitFindings {
+		t.Errorf("exit %d; want %d", r.code, exitFindings)
+	}
+}
+
+type hostileResult struct {
+	stdout, stderr string
+	outBytes       int64 // bytes written to stdout and stderr, kept or not
+	code           int
+	rss            int64 // peak resident set size, bytes
+	elapsed        time.Duration
+}
+
+// runHostile runs the binary in dir with stdin, under the hang guard, and reports its
+// exit, output, peak memory and time. A hang fails the test.
+func runHostile(t *testing.T, dir string, stdin []byte, args ...string) hostileResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hostileTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Stdin = bytes.NewReader(stdin)
+	stdout, stderr := &cappedBuffer{max: hostileMaxOutput}, &cappedBuffer{max: hostileMaxOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	if ctx.Err() != nil {
+		t.Fatalf("instancetype %s: no exit within %v: a hang", strings.Join(args, " "), hostileTimeout)
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("running instancetype: %v", err)
+	}
+	r := hostileResult{
+		stdout: stdout.String(), stderr: stderr.String(),
+		outBytes: stdout.n + stderr.n,
+		code:     cmd.ProcessState.ExitCode(),
+		rss:      peakRSS(cmd.ProcessState),
+		elapsed:  elapsed,
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("instancetype killed by signal %v", ws.Signal())
+	}
+	t.Logf("exit %d in %v, peak RSS %d MB, output %d bytes", r.code, elapsed.Round(time.Millisecond), r.rss>>20, r.outBytes)
+	return r
+}
+
+// checkHostile checks what every run must satisfy: the exit code wanted, no panic or
+// runtime crash, output and memory within bounds.
+func checkHostile(t *testing.T, r hostileResult, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit %d; want %d\nstdout: %.1000s\nstderr: %.1000s", r.code, code, r.stdout, r.stderr)
+	}
+	for _, crash := range []string{"panic:", "fatal error:", "goroutine "} {
+		if strings.Contains(r.stderr, crash) || strings.Contains(r.stdout, crash) {
+			t.Errorf("the command crashed (%q):\n%.2000s", crash, r.stderr)
+		}
+	}
+	if r.outBytes > hostileMaxOutput {
+		t.Errorf("%d bytes of output; want at most %d", r.outBytes, hostileMaxOutput)
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if len(line) > 4096 {
+			t.Errorf("an output line of %d bytes: %.200s", len(line), line)
+		}
+	}
+	if r.rss > hostileMaxRSS {
+		t.Errorf("peak RSS %d MB; want at most %d MB", r.rss>>20, hostileMaxRSS>>20)
+	}
+}
+
+// peakRSS returns the peak resident set size of an exited process, in bytes.
+func peakRSS(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		return int64(ru.Maxrss) // bytes
+	}
+	return int64(ru.Maxrss) << 10 // kilobytes on Linux and the BSDs
+}
+
+// cappedBuffer keeps the first max bytes written to it and counts them all, so that a run
+// that prints gigabytes cannot exhaust the test's memory. (It has no ReadFrom, so that
+// os/exec copies through Write.)
+type cappedBuffer struct {
+	buf bytes.Buffer
+	max int
+	n   int64
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	b.n += int64(len(p))
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (b *cappedBuffer) String() string { return b.buf.String() }
+
+var _ io.Writer = (*cappedBuffer)(nil)
