@@ -28,6 +28,8 @@ type decoder struct {
 	budget   int
 	overflow bool       // the node budget is spent
 	tooLong  *yaml.Node // a scalar longer than MaxScalarSize, which ends the walk
+	depth    int        // how deep the walk is, aliases followed
+	tooDeep  *yaml.Node // where the walk passed MaxDepth, which ends it
 	// pinned holds the positions of findings that a path cannot place, such as the second
 	// of two equal keys.
 	pinned map[*field.Error]Position
@@ -50,6 +52,23 @@ func (d *decoder) visit(n *yaml.Node) *yaml.Node {
 	}
 	return n
 }
+
+// descend enters the collection n, or ends the walk if that passes MaxDepth. Every
+// recursive walk goes through it, so a cycle of aliases cannot overflow the stack. A
+// successful descend is paired with ascend.
+func (d *decoder) descend(n *yaml.Node) bool {
+	if d.depth >= MaxDepth {
+		if d.tooDeep == nil {
+			d.tooDeep = n
+		}
+		d.budget = 0
+		return false
+	}
+	d.depth++
+	return true
+}
+
+func (d *decoder) ascend() { d.depth-- }
 
 func deref(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
@@ -139,6 +158,10 @@ func (d *decoder) str(n *yaml.Node, p *field.Path) string {
 // written twice is a finding at p[key] (or p.key, when keysAreFields), reported at the
 // second; fn sees only the first. Keys must be scalars.
 func (d *decoder) entries(n *yaml.Node, p *field.Path, keysAreFields bool, fn func(key string, k, v *yaml.Node)) {
+	if !d.descend(n) {
+		return
+	}
+	defer d.ascend()
 	var merges []*yaml.Node
 	c := n.Content
 	for i := 0; i+1 < len(c); i += 2 {
@@ -170,6 +193,10 @@ func (d *decoder) entries(n *yaml.Node, p *field.Path, keysAreFields bool, fn fu
 // merge applies one "<<" value: a mapping, or a list of mappings, each contributing the
 // keys that target does not set itself.
 func (d *decoder) merge(target, m *yaml.Node, p *field.Path, fn func(key string, k, v *yaml.Node)) {
+	if !d.descend(m) {
+		return
+	}
+	defer d.ascend()
 	switch m.Kind {
 	case yaml.MappingNode:
 		c := m.Content
@@ -214,8 +241,16 @@ func childPath(p *field.Path, key string, isField bool) *field.Path {
 }
 
 // lookup returns the key and value nodes of key in the mapping n, merges included, or
-// nils. budget bounds the work over merged aliases.
+// nils. budget bounds the work over merged aliases, and the depth of merges in merges
+// (a cycle of them included) is bounded by MaxDepth.
 func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
+	return lookupDepth(n, key, budget, 0)
+}
+
+func lookupDepth(n *yaml.Node, key string, budget *int, depth int) (k, v *yaml.Node) {
+	if depth >= MaxDepth {
+		return nil, nil
+	}
 	c := n.Content
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(c); i += 2 {
@@ -238,13 +273,13 @@ func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
 		switch {
 		case m == nil:
 		case m.Kind == yaml.MappingNode:
-			if k, v := lookup(m, key, budget); k != nil {
+			if k, v := lookupDepth(m, key, budget, depth+1); k != nil {
 				return k, v
 			}
 		case m.Kind == yaml.SequenceNode:
 			for _, e := range m.Content {
 				if e = deref(e); e != nil && e.Kind == yaml.MappingNode {
-					if k, v := lookup(e, key, budget); k != nil {
+					if k, v := lookupDepth(e, key, budget, depth+1); k != nil {
 						return k, v
 					}
 				}
@@ -260,6 +295,10 @@ func (d *decoder) checkTree(n *yaml.Node, p *field.Path) {
 	case yaml.MappingNode:
 		d.entries(n, p, true, func(key string, _, v *yaml.Node) { d.checkTree(v, p.Child(key)) })
 	case yaml.SequenceNode:
+		if !d.descend(n) {
+			return
+		}
+		defer d.ascend()
 		for i, e := range n.Content {
 			if e = d.visit(e); e == nil {
 				return

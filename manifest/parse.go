@@ -27,6 +27,10 @@ const (
 	// MaxNodes is the most nodes one document may expand to once aliases are followed.
 	// A document that expands further is dropped with one finding.
 	MaxNodes = 4 << 20
+	// MaxDepth is the deepest a document may nest once aliases are followed, the YAML
+	// reader's own limit for the text. An alias to a node that contains it (x: &a [*a])
+	// nests without end; such a document is dropped with one finding.
+	MaxDepth = 10000
 )
 
 // Extensions are the file name extensions that ParseFS reads in a directory.
@@ -130,6 +134,10 @@ func (f *File) add(index int, n *yaml.Node) {
 		doc.Workload = d.workload(n, resolve.WorkloadKind(kind))
 	}
 	switch {
+	case d.tooDeep != nil:
+		f.Errors = append(f.Errors, fileError(f.Name, nodePos(d.tooDeep), fmt.Sprintf(
+			"document ignored: nested more than %d levels once aliases are followed (does an alias refer to a node that contains it?)", MaxDepth)))
+		return
 	case d.tooLong != nil:
 		f.Errors = append(f.Errors, fileError(f.Name, nodePos(d.tooLong), fmt.Sprintf(
 			"document ignored: a scalar of %d bytes, more than %d", len(d.tooLong.Value), MaxScalarSize)))
@@ -218,11 +226,24 @@ func syntaxError(name string, data []byte, err error) Finding {
 // parserProblem reports a problem found by the YAML reader's parser rather than its
 // scanner. go.yaml.in/yaml/v3 numbers the lines of parser problems from 0 (those of
 // scanner problems from 1), and names the line where the enclosing construct starts.
+// Some scanner messages begin like parser ones ("did not find expected tag URI"), so the
+// parser's messages are matched whole.
 func parserProblem(msg string) bool {
-	return strings.HasPrefix(msg, "did not find expected") ||
-		strings.HasPrefix(msg, "found duplicate %") ||
-		strings.HasPrefix(msg, "found incompatible YAML document") ||
-		strings.HasPrefix(msg, "found undefined tag handle")
+	switch msg {
+	case "did not find expected <stream-start>",
+		"did not find expected <document start>",
+		"did not find expected node content",
+		"did not find expected '-' indicator",
+		"did not find expected key",
+		"did not find expected ',' or ']'",
+		"did not find expected ',' or '}'",
+		"found duplicate %YAML directive",
+		"found duplicate %TAG directive",
+		"found incompatible YAML document",
+		"found undefined tag handle":
+		return true
+	}
+	return false
 }
 
 // badByte finds the first byte the YAML reader refuses: invalid UTF-8, or a control
