@@ -52,9 +52,9 @@ const hostileHeader = "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTy
 // the one a case plants.
 const hostileResources = "spec:\n  resources:\n    requests: {cpu: 100m, memory: 1Gi}\n    limits: {cpu: 1, memory: 2Gi}\n"
 
-// billionLaughs is an alias bomb: ten levels of anchors, each a list of ten aliases to the
-// one before, 10^10 nodes once expanded, in a few hundred bytes, under key at the end of
-// head.
+// billionLaughs is head followed by an alias bomb in a few hundred bytes: ten levels of
+// anchors, each a list of ten aliases to the one before, and "key: *a9", 10^10 nodes once
+// expanded.
 func billionLaughs(head, key string) []byte {
 	var b strings.Builder
 	b.WriteString(head)
