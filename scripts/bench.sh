@@ -3,7 +3,7 @@
 # benchstat; then the end-to-end comparison (scripts/e2e.sh); then the README's benchmark
 # section, between <!-- bench:start --> and <!-- bench:end -->, rewritten from the results.
 #
-#   scripts/bench.sh [--count N] [--benchtime D] [--quick] [--no-e2e] [--no-readme]
+#   scripts/bench.sh [--count N] [--benchtime D] [--quick] [--no-e2e] [--no-readme] [--raw FILE]
 #
 #   --count N      rounds of the whole suite (default 6, or $COUNT); benchstat wants 6 or
 #                  more for its confidence intervals
@@ -12,6 +12,8 @@
 #                  out: the section is printed, not written to the README
 #   --no-e2e       skip the end-to-end comparison
 #   --no-readme    print the section instead of writing it to the README
+#   --raw FILE     do not run the suite: summarise the results of an earlier run (its
+#                  bench.out/raw.txt), for example after changing this script's tables
 #
 # Each round runs every package's benchmarks once (-count 1), one package at a time, so that
 # ours and the apimachinery way of each comparison run minutes apart at most in every
@@ -31,6 +33,7 @@ benchtime=${BENCHTIME:-1s}
 quick=0
 e2e=1
 readme=1
+rawin=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--count) count=$2; shift 2 ;;
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; count=1; benchtime=100ms; readme=0; shift ;;
 	--no-e2e) e2e=0; shift ;;
 	--no-readme) readme=0; shift ;;
+	--raw) rawin=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
 	esac
@@ -59,14 +63,23 @@ benchstat=$tmp/bin/benchstat
 pkgs=(./quantity ./manifest ./validate ./resolve ./selector ./scripts/apimachineryresolve)
 
 raw=$out/raw.txt
-: >"$raw"
-for round in $(seq "$count"); do
-	for pkg in "${pkgs[@]}"; do
-		echo "round $round/$count: $pkg" >&2
-		go test -run '^$' -bench . -benchmem -benchtime "$benchtime" -count 1 "$pkg" >"$tmp/round.txt"
-		cat "$tmp/round.txt" >>"$raw"
+if [ -n "$rawin" ]; then
+	cp "$rawin" "$tmp/raw.txt"
+	raw=$tmp/raw.txt
+	# The settings of that run, recorded at the top of its results.
+	count=$(sed -n 's/^rounds: //p' "$raw" | head -1)
+	benchtime=$(sed -n 's/^benchtime: //p' "$raw" | head -1)
+	: "${count:=?}" "${benchtime:=?}"
+else
+	printf 'rounds: %s\nbenchtime: %s\n' "$count" "$benchtime" >"$raw"
+	for round in $(seq "$count"); do
+		for pkg in "${pkgs[@]}"; do
+			echo "round $round/$count: $pkg" >&2
+			go test -run '^$' -bench . -benchmem -benchtime "$benchtime" -count 1 "$pkg" >"$tmp/round.txt"
+			cat "$tmp/round.txt" >>"$raw"
+		done
 	done
-done
+fi
 
 # Rewrite names so that the implementation is a key (impl=ours first, as the baseline).
 sed -E \
@@ -90,7 +103,7 @@ cols='/impl@(ours ours-decoded apimachinery strconv sigsyaml yamlv3node)'
 units='.unit:(sec/op OR allocs/op)'
 "$benchstat" -col "$cols" -filter "$units" "$tmp/compared.txt" >"$out/benchstat-compared.txt" 2>/dev/null
 "$benchstat" -col "$cols" -filter "$units" -format csv "$tmp/compared.txt" >"$out/benchstat-compared.csv" 2>/dev/null
-"$benchstat" -filter "$units" "$tmp/alone.txt" >"$out/benchstat-alone.txt" 2>/dev/null
+"$benchstat" -filter "$units" "ours=$tmp/alone.txt" >"$out/benchstat-alone.txt" 2>/dev/null
 
 # The machine.
 cpu=$(sed -n 's/^cpu: *//p' "$raw" | head -1 | sed 's/ *$//')
