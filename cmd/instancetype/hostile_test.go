@@ -37,7 +37,7 @@ const (
 	hostileTimeout = 60 * time.Second
 	// hostileMaxRSS is the most memory a run may use: its peak resident set size. The
 	// largest legitimate input, a file of MaxFileSize bytes refused unread, stays under
-	// 200 MB; a 20,000-item list about 120 MB.
+	// 200 MB; a valid 20,000-item list (5 MB) about 190 MB.
 	hostileMaxRSS = 512 << 20
 	// hostileMaxOutput is the most a run may print, standard output and error together,
 	// for these inputs: each has a handful of findings at most, and a finding repeats at
