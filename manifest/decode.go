@@ -25,6 +25,7 @@ const (
 // alias bomb ends in one finding rather than an exponential walk.
 type decoder struct {
 	errs     field.ErrorList
+	limit    int // the node budget at the start
 	budget   int
 	overflow bool       // the node budget is spent
 	tooLong  *yaml.Node // a scalar longer than MaxScalarSize, which ends the walk
@@ -35,7 +36,7 @@ type decoder struct {
 	pinned map[*field.Error]Position
 }
 
-func newDecoder() *decoder { return &decoder{budget: MaxNodes} }
+func newDecoder(budget int) *decoder { return &decoder{limit: budget, budget: budget} }
 
 // visit dereferences aliases and charges one node against the budget. It returns nil,
 // ending the walk, once the budget is spent or at a scalar longer than MaxScalarSize.
@@ -164,6 +165,12 @@ func (d *decoder) entries(n *yaml.Node, p *field.Path, keysAreFields bool, fn fu
 	defer d.ascend()
 	var merges []*yaml.Node
 	c := n.Content
+	// Small mappings look for an earlier equal key by scanning; large ones keep a set, so
+	// that the check stays linear.
+	var seen map[string]int
+	if len(c) > 2*smallMapping {
+		seen = make(map[string]int, len(c)/2)
+	}
 	for i := 0; i+1 < len(c); i += 2 {
 		k, v := d.visit(c[i]), d.visit(c[i+1])
 		if k == nil || v == nil {
@@ -177,7 +184,17 @@ func (d *decoder) entries(n *yaml.Node, p *field.Path, keysAreFields bool, fn fu
 			merges = append(merges, v)
 			continue
 		}
-		if dup := firstKey(c[:i], k.Value); dup >= 0 {
+		dup := -1
+		if seen != nil {
+			if j, ok := seen[k.Value]; ok {
+				dup = j
+			} else {
+				seen[k.Value] = i
+			}
+		} else {
+			dup = firstKey(c[:i], k.Value)
+		}
+		if dup >= 0 {
 			e := field.Duplicate(childPath(p, k.Value, keysAreFields), k.Value)
 			e.Detail = "key set twice in this mapping, first on line " + strconv.Itoa(c[dup].Line)
 			d.addAt(c[i], e)
@@ -186,13 +203,17 @@ func (d *decoder) entries(n *yaml.Node, p *field.Path, keysAreFields bool, fn fu
 		fn(k.Value, k, v)
 	}
 	for _, m := range merges {
-		d.merge(n, m, p, fn)
+		d.merge(n, m, p, seen, fn)
 	}
 }
 
+// smallMapping is the most keys a mapping may have for entries to find duplicates by
+// scanning rather than with a set.
+const smallMapping = 16
+
 // merge applies one "<<" value: a mapping, or a list of mappings, each contributing the
 // keys that target does not set itself.
-func (d *decoder) merge(target, m *yaml.Node, p *field.Path, fn func(key string, k, v *yaml.Node)) {
+func (d *decoder) merge(target, m *yaml.Node, p *field.Path, targetKeys map[string]int, fn func(key string, k, v *yaml.Node)) {
 	if !d.descend(m) {
 		return
 	}
@@ -205,7 +226,18 @@ func (d *decoder) merge(target, m *yaml.Node, p *field.Path, fn func(key string,
 			if k == nil || v == nil {
 				return
 			}
-			if k.Kind == yaml.ScalarNode && firstKey(target.Content, k.Value) < 0 && firstKey(c[:i], k.Value) < 0 {
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			inTarget := false
+			if targetKeys != nil {
+				_, inTarget = targetKeys[k.Value]
+			} else {
+				inTarget = firstKey(target.Content, k.Value) >= 0
+			}
+			// A key merged in twice (in m itself) counts once. m is small or repeated
+			// keys are rare; a large m is scanned only for keys it holds twice.
+			if !inTarget && (len(c) > 2*smallMapping || firstKey(c[:i], k.Value) < 0) {
 				fn(k.Value, k, v)
 			}
 		}
@@ -215,7 +247,7 @@ func (d *decoder) merge(target, m *yaml.Node, p *field.Path, fn func(key string,
 				return
 			}
 			if e.Kind == yaml.MappingNode {
-				d.merge(target, e, p, fn)
+				d.merge(target, e, p, targetKeys, fn)
 			}
 		}
 	default:

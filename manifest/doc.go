@@ -34,11 +34,13 @@
 //
 // # Limits
 //
-// Hostile input yields findings, never a panic or a hang: a file may hold at most
-// [MaxFileSize] bytes, a scalar at most [MaxScalarSize], nesting is limited to 10,000
-// levels by the YAML reader, and a document may expand to at most [MaxNodes] nodes once
-// aliases are followed (which defuses alias bombs). Invalid UTF-8 and control characters
-// are reported at their line.
+// Hostile input yields findings, never a panic, a hang or unbounded memory: a file may
+// hold at most [MaxFileSize] bytes and [MaxNodes] nodes (counted before parsing, as the
+// YAML reader's tree costs about 200 bytes a node), a scalar at most [MaxScalarSize]
+// bytes; nesting is limited to 10,000 levels by the YAML reader and to [MaxDepth] once
+// aliases are followed (which catches an alias to a node that contains it); and aliases may
+// grow a document at most [MaxAliasGrowth]-fold (which defuses alias bombs). Invalid UTF-8
+// and control characters are reported at their line.
 //
 // # Positions
 //

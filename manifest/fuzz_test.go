@@ -73,9 +73,6 @@ func checkFinding(t *testing.T, data []byte, x manifest.Finding) {
 	if x.Err == nil || x.Err.Type == "" {
 		t.Fatalf("finding at %v has no error: %#v", x.Position, x.Err)
 	}
-	if endOfFileLineBug(data, x) {
-		lines++ // a known bug: see TestSyntaxErrorAtEndOfFileWithoutNewline
-	}
 	if x.Line < 1 || x.Line > lines || x.Column < 0 {
 		t.Errorf("finding %q at line %d column %d; the input has %d lines", x, x.Line, x.Column, lines)
 	}
@@ -107,23 +104,14 @@ func TestSyntaxErrorLineOfScannerProblems(t *testing.T) {
 	}
 }
 
-// endOfFileLineBug reports a syntax error that manifest places one line past the end of
-// data, which does not end in a line break. See TestSyntaxErrorAtEndOfFileWithoutNewline.
-func endOfFileLineBug(data []byte, x manifest.Finding) bool {
-	return x.Err.Field == "" && strings.HasPrefix(x.Err.Detail, "YAML syntax error: ") &&
-		!bytes.HasSuffix(data, []byte("\n")) && !bytes.HasSuffix(data, []byte("\r"))
-}
-
 // TestSyntaxErrorAtEndOfFileWithoutNewline is the regression test of a bug FuzzParse found:
 // a YAML parser problem in a construct that starts on the first line ("{", "a: [1, 2") is
 // reported by the YAML reader at the end of the stream, which its scanner puts on a line
 // of its own when the text does not end in a line break; manifest then adds one for the
 // parser's 0-based count, so the finding names line 2 of a one-line file. (The reader
 // takes a construct on its first line, 0-based line 0, for "no line": its fail() tests
-// context_mark.line != 0.) The fix belongs to manifest (keep the line within the file);
-// the fuzz targets tolerate it until then (endOfFileLineBug).
+// context_mark.line != 0.) manifest now keeps the line within the file.
 func TestSyntaxErrorAtEndOfFileWithoutNewline(t *testing.T) {
-	t.Skip("known bug in manifest.Parse: a syntax error at the end of a file without a final newline is placed on a line past the end; not fixed here, see the test's doc")
 	for _, data := range []string{"{", "[", "a: [1, 2", "a: {b: 1", "apiVersion: v1\nkind: [x"} {
 		lines := strings.Count(data, "\n") + 1
 		fs := manifest.Parse("f.yaml", []byte(data)).Findings()

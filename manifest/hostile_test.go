@@ -50,8 +50,8 @@ func TestHostileInput(t *testing.T) {
 		data string
 		want string // a substring of the findings
 	}{
-		{"alias bomb in a deployment", aliasBomb("endpoint_name: e\n"), "more than 4194304 nodes once aliases are expanded"},
-		{"alias bomb in metadata", aliasBomb(header) + "metadata:\n  name: a\n  ownerReferences: *a9\n", "more than 4194304 nodes"},
+		{"alias bomb in a deployment", aliasBomb("endpoint_name: e\n"), "nodes once aliases are expanded"},
+		{"alias bomb in metadata", aliasBomb(header) + "metadata:\n  name: a\n  ownerReferences: *a9\n", "nodes once aliases are expanded"},
 		{"200,000-deep flow nesting", header + "spec: " + strings.Repeat("[", 200000), "exceeded max depth"},
 		{"200,000-deep block nesting", header + "spec:\n" + strings.Repeat("- ", 200000), "exceeded max depth"},
 		{"megabytes of random bytes", string(randomBytes), "YAML syntax error"},

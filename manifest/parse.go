@@ -24,9 +24,17 @@ const (
 	// MaxScalarSize is the longest scalar (key or value) accepted in a recognised
 	// document, in bytes. A document holding a longer one is dropped with one finding.
 	MaxScalarSize = 64 << 10
-	// MaxNodes is the most nodes one document may expand to once aliases are followed.
-	// A document that expands further is dropped with one finding.
-	MaxNodes = 4 << 20
+	// MaxNodes is the most nodes a file may hold, and the most one document may expand to
+	// once aliases are followed. The YAML reader's tree takes about 200 bytes a node, so
+	// this bounds memory too. A file over it is one finding, found by counting the bytes
+	// that can separate nodes before anything is parsed; a document that expands further
+	// is dropped with one finding.
+	MaxNodes = 1_500_000
+	// MaxAliasGrowth bounds what aliases may add to a document: its nodes, expanded, may
+	// number at most MaxAliasGrowth times those written plus 65,536. Anchors used as
+	// templates stay well within it; an alias bomb, or an item with a thousand mistakes
+	// aliased a thousand times, does not.
+	MaxAliasGrowth = 16
 	// MaxDepth is the deepest a document may nest once aliases are followed, the YAML
 	// reader's own limit for the text. An alias to a node that contains it (x: &a [*a])
 	// nests without end; such a document is dropped with one finding.
@@ -45,6 +53,11 @@ func Parse(name string, data []byte) *File {
 	if len(data) > MaxFileSize {
 		f.Errors = append(f.Errors, fileError(name, Position{1, 1},
 			fmt.Sprintf("file too large: more than %d bytes", MaxFileSize)))
+		return f
+	}
+	if n := separators(data); n > MaxNodes {
+		f.Errors = append(f.Errors, fileError(name, Position{1, 1},
+			fmt.Sprintf("file too large: about %d nodes, more than %d", n, MaxNodes)))
 		return f
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -119,7 +132,7 @@ func (f *File) add(index int, n *yaml.Node) {
 	if kind == "" {
 		return
 	}
-	d := newDecoder()
+	d := newDecoder(min(MaxNodes, MaxAliasGrowth*countNodes(n)+65536))
 	doc := &Document{File: f.Name, Index: index, Line: n.Line, Kind: kind, root: n}
 	switch kind {
 	case KindInstanceType:
@@ -144,7 +157,7 @@ func (f *File) add(index int, n *yaml.Node) {
 		return
 	case d.overflow:
 		f.Errors = append(f.Errors, fileError(f.Name, nodePos(n), fmt.Sprintf(
-			"document ignored: more than %d nodes once aliases are expanded", MaxNodes)))
+			"document ignored: more than %d nodes once aliases are expanded", d.limit)))
 		return
 	}
 	doc.Errors, doc.pinned = d.errs, d.pinned
@@ -220,7 +233,51 @@ func syntaxError(name string, data []byte, err error) Finding {
 	} else if p, what, ok := badByte(data); ok {
 		pos, msg = p, what
 	}
+	// The reader may place a problem at the end of a text that does not end in a line
+	// break on a line of its own: keep the position within the file.
+	if lines := lineCount(data); pos.Line > lines {
+		pos = Position{Line: lines, Column: 1}
+	}
 	return fileError(name, pos, "YAML syntax error: "+msg)
+}
+
+// lineCount returns the number of lines of data as the YAML reader counts them: line feeds,
+// carriage returns and CRLF pairs, NEL, LS and PS all end a line.
+func lineCount(data []byte) int {
+	n := 1 + bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) - bytes.Count(data, []byte("\r\n"))
+	for _, br := range []string{"\u0085", "\u2028", "\u2029"} {
+		n += bytes.Count(data, []byte(br))
+	}
+	return n
+}
+
+// separators counts the bytes of data that can begin a new YAML node: line breaks, and
+// the indicators , : - [ {. Every node but the first of a file follows one, so this is
+// an upper bound on the nodes of data, found without parsing it.
+func separators(data []byte) int {
+	n := 0
+	for _, c := range data {
+		switch c {
+		case '\n', ',', ':', '-', '[', '{':
+			n++
+		}
+	}
+	return n
+}
+
+// countNodes returns the number of nodes written in the tree under n, aliases counted
+// once each and not followed.
+func countNodes(n *yaml.Node) int {
+	count := 0
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		count++
+		if n.Kind != yaml.AliasNode {
+			stack = append(stack, n.Content...)
+		}
+	}
+	return count
 }
 
 // parserProblem reports a problem found by the YAML reader's parser rather than its
