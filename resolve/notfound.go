@@ -70,9 +70,10 @@ func (e *NotFoundError) Detail() string {
 	return b.String()
 }
 
-// maxEditLen is the longest name (an object name is at most 253 bytes) whose edit
-// distance suggest computes; longer ones are only compared by case and prefix.
-const maxEditLen = 253
+// maxEditLen is the longest name whose edit distance suggest computes; longer ones are
+// only compared by case and prefix. Instance type names people mistype are short; the
+// bound keeps the cost of a miss in a large catalog of long names reasonable.
+const maxEditLen = 64
 
 // minPrefix is the shortest common prefix that makes two names close.
 const minPrefix = 3
@@ -150,18 +151,32 @@ func abs(x int) int {
 // editDistanceFold returns the optimal string alignment distance between a and b, ignoring
 // ASCII case: the fewest insertions, deletions, substitutions and transpositions of two
 // adjacent bytes that turn one into the other. Once the distance is sure to exceed limit
-// it returns limit+1. Both strings must be at most maxEditLen bytes long; rows is scratch
-// space.
+// it returns limit+1. Only the cells within limit of the diagonal are computed (the others
+// exceed limit anyway), so the cost is len(a)×(2×limit+1). Both strings must be at most
+// maxEditLen bytes long; rows is scratch space.
 func editDistanceFold(a, b string, limit int, rows *[3][maxEditLen + 1]int) int {
+	over := limit + 1               // any value above limit
+	if abs(len(a)-len(b)) > limit { // the corner cell lies outside the band
+		return over
+	}
 	prev2, prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1], rows[2][:len(b)+1]
 	for j := range prev {
-		prev[j] = j
+		prev[j] = min(j, over)
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		// The cell left of the band, and the one right of it that the next row reads.
+		if lo == 1 {
+			cur[0] = min(i, over)
+		} else {
+			cur[lo-1] = over
+		}
+		if hi < len(b) {
+			cur[hi+1] = over
+		}
+		rowMin := cur[lo-1]
 		ai := lowerASCII(a[i-1])
-		for j := 1; j <= len(b); j++ {
+		for j := lo; j <= hi; j++ {
 			bj := lowerASCII(b[j-1])
 			cost := 1
 			if ai == bj {
@@ -171,13 +186,13 @@ func editDistanceFold(a, b string, limit int, rows *[3][maxEditLen + 1]int) int 
 			if i > 1 && j > 1 && ai == lowerASCII(b[j-2]) && lowerASCII(a[i-2]) == bj {
 				d = min(d, prev2[j-2]+1)
 			}
-			cur[j] = d
-			rowMin = min(rowMin, d)
+			cur[j] = min(d, over)
+			rowMin = min(rowMin, cur[j])
 		}
 		if rowMin > limit {
-			return limit + 1
+			return over
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return min(prev[len(b)], limit+1)
+	return min(prev[len(b)], over)
 }
