@@ -102,16 +102,22 @@ func kindName(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	}
-	switch n.ShortTag() {
+	switch tag := n.ShortTag(); tag {
 	case tagInt, tagFloat:
 		return "a number"
 	case tagBool:
 		return "a boolean"
 	case tagNull:
 		return "null"
+	case tagStr:
+		return "a string"
+	default:
+		return "a value tagged " + tag
 	}
-	return "a string"
 }
+
+// isString reports a string scalar.
+func isString(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == tagStr }
 
 // badValue is what a finding shows of a node: a scalar's text, nothing of a collection.
 func badValue(n *yaml.Node) any {

@@ -248,6 +248,17 @@ environment:
 			{10, "environment.image", field.ErrorTypeDuplicate},
 		},
 	}, {
+		name: "a number as apiVersion is reported once; a custom tag is not a string",
+		src: `
+apiVersion: 1
+kind: InstanceType
+metadata: {name: !foo bar}
+`,
+		want: []loc{
+			{1, "apiVersion", field.ErrorTypeTypeInvalid},
+			{3, "metadata.name", field.ErrorTypeTypeInvalid},
+		},
+	}, {
 		name: "non-string instance type",
 		src: `
 endpoint_name: e

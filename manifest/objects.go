@@ -45,16 +45,17 @@ func (d *decoder) unknown(p *field.Path, key string, known []string) {
 // optional set, of a list item, where both may be left out).
 func (d *decoder) typeMeta(root *yaml.Node, p *field.Path, kind string, optional bool) {
 	budget := MaxNodes
+	// Values that are not strings are reported where the fields are decoded.
 	if k, v := lookup(root, "apiVersion", &budget); k != nil {
-		if s := d.str(v, p.Child("apiVersion")); s != instancetype.APIVersion && v.ShortTag() == tagStr {
-			d.add(field.NotSupported(p.Child("apiVersion"), s, []string{instancetype.APIVersion}))
+		if isString(v) && v.Value != instancetype.APIVersion {
+			d.add(field.NotSupported(p.Child("apiVersion"), v.Value, []string{instancetype.APIVersion}))
 		}
 	} else if !optional {
 		d.add(field.Required(p.Child("apiVersion"), "must be "+instancetype.APIVersion))
 	}
 	if k, v := lookup(root, "kind", &budget); k != nil {
-		if s := d.str(v, p.Child("kind")); s != kind && v.ShortTag() == tagStr {
-			d.add(field.NotSupported(p.Child("kind"), s, []string{kind}))
+		if isString(v) && v.Value != kind {
+			d.add(field.NotSupported(p.Child("kind"), v.Value, []string{kind}))
 		}
 	}
 }
