@@ -256,14 +256,6 @@ func (c *Catalog) with(name string, it *instancetype.InstanceType) *Catalog {
 // minDelta is the size up to which a delta is never folded into the base.
 const minDelta = 16
 
-// lowerASCII returns b lower-cased if it is an ASCII upper-case letter.
-func lowerASCII(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
-}
-
 // hasPrefixFold reports whether s begins with prefix, ignoring ASCII case.
 func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)

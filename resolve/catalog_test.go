@@ -158,29 +158,6 @@ func TestNotFoundErrorMessage(t *testing.T) {
 	}
 }
 
-func TestEditDistanceFold(t *testing.T) {
-	tests := []struct {
-		a, b  string
-		limit int
-		want  int
-	}{
-		{"", "", 3, 0},
-		{"abc", "", 3, 3},
-		{"", "abc", 2, 3},
-		{"abc", "ABC", 3, 0},
-		{"abc", "acb", 3, 1},
-		{"kitten", "sitting", 5, 3},
-		{"kitten", "sitting", 2, 3},
-		{"ca", "abc", 3, 3}, // OSA, not Damerau: no edit of a transposed pair
-	}
-	var rows [3][maxEditLen + 1]int
-	for _, tt := range tests {
-		if got := editDistanceFold(tt.a, tt.b, tt.limit, &rows); got != tt.want {
-			t.Errorf("editDistanceFold(%q, %q, %d) = %d; want %d", tt.a, tt.b, tt.limit, got, tt.want)
-		}
-	}
-}
-
 // TestCatalogWith checks the copy-on-write catalog a Store publishes against a plain map,
 // through random runs of sets and deletes long enough to fold the changes into new bases
 // several times.

@@ -3,6 +3,8 @@ package resolve
 import (
 	"strconv"
 	"strings"
+
+	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
 // NotFoundError reports an instance type name that a catalog does not hold.
@@ -73,7 +75,7 @@ func (e *NotFoundError) Detail() string {
 // maxEditLen is the longest name whose edit distance suggest computes; longer ones are
 // only compared by case and prefix. Instance type names people mistype are short; the
 // bound keeps the cost of a miss in a large catalog of long names reasonable.
-const maxEditLen = 64
+const maxEditLen = textdist.MaxLen
 
 // minPrefix is the shortest common prefix that makes two names close.
 const minPrefix = 3
@@ -90,14 +92,13 @@ func suggest(name string, names []string) []string {
 		class, dist int
 	}
 	var best []candidate
-	var rows [3][maxEditLen + 1]int
 	for _, n := range names {
 		c := candidate{name: n, class: -1}
 		d := abs(len(n) - len(name))
 		if strings.EqualFold(n, name) {
 			c.class = 0
 		} else if d <= maxDist && len(n) <= maxEditLen && len(name) <= maxEditLen {
-			if ed := editDistanceFold(name, n, maxDist, &rows); ed <= maxDist {
+			if ed := textdist.Distance(name, n, maxDist); ed <= maxDist {
 				c.class, c.dist = 1, ed
 			}
 		}
@@ -146,53 +147,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// editDistanceFold returns the optimal string alignment distance between a and b, ignoring
-// ASCII case: the fewest insertions, deletions, substitutions and transpositions of two
-// adjacent bytes that turn one into the other. Once the distance is sure to exceed limit
-// it returns limit+1. Only the cells within limit of the diagonal are computed (the others
-// exceed limit anyway), so the cost is len(a)×(2×limit+1). Both strings must be at most
-// maxEditLen bytes long; rows is scratch space.
-func editDistanceFold(a, b string, limit int, rows *[3][maxEditLen + 1]int) int {
-	over := limit + 1               // any value above limit
-	if abs(len(a)-len(b)) > limit { // the corner cell lies outside the band
-		return over
-	}
-	prev2, prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1], rows[2][:len(b)+1]
-	for j := range prev {
-		prev[j] = min(j, over)
-	}
-	for i := 1; i <= len(a); i++ {
-		lo, hi := max(1, i-limit), min(len(b), i+limit)
-		// The cell left of the band, and the one right of it that the next row reads.
-		if lo == 1 {
-			cur[0] = min(i, over)
-		} else {
-			cur[lo-1] = over
-		}
-		if hi < len(b) {
-			cur[hi+1] = over
-		}
-		rowMin := cur[lo-1]
-		ai := lowerASCII(a[i-1])
-		for j := lo; j <= hi; j++ {
-			bj := lowerASCII(b[j-1])
-			cost := 1
-			if ai == bj {
-				cost = 0
-			}
-			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ai == lowerASCII(b[j-2]) && lowerASCII(a[i-2]) == bj {
-				d = min(d, prev2[j-2]+1)
-			}
-			cur[j] = min(d, over)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return over
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return min(prev[len(b)], over)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/textdist"
 	"github.com/amlarc-go/instancetypes/selector"
 )
 
@@ -179,7 +180,7 @@ func suggestResourceName(name string) string {
 		if len(candidate) <= 3 {
 			limit = 1 // one edit turns any three-letter word into many others
 		}
-		if d := editDistance(lower, candidate); d <= limit && d < bestDist {
+		if d := textdist.Distance(lower, candidate, limit); d <= limit && d < bestDist {
 			best, bestDist = candidate, d
 		}
 	}
@@ -187,31 +188,4 @@ func suggestResourceName(name string) string {
 		return resourceAliases[best]
 	}
 	return ""
-}
-
-// editDistance is the optimal string alignment distance between a and b: the fewest
-// insertions, deletions, substitutions and transpositions of adjacent bytes that turn a
-// into b. Both are short.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }

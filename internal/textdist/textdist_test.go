@@ -1,4 +1,4 @@
-package resolve
+package textdist
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,7 @@ import (
 )
 
 // osaReference is the optimal string alignment distance, ignoring ASCII case, by the
-// full dynamic programme: the slow, obviously correct reference for editDistanceFold.
+// full dynamic programme: the slow, obviously correct reference for Distance.
 func osaReference(a, b string) int {
 	d := make([][]int, len(a)+1)
 	for i := range d {
@@ -36,7 +36,6 @@ func osaReference(a, b string) int {
 func TestEditDistanceBandAgreesWithFullTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	const alphabet = "abAB-1"
-	var rows [3][maxEditLen + 1]int
 	word := func(n int) []byte {
 		w := make([]byte, n)
 		for i := range w {
@@ -63,8 +62,30 @@ func TestEditDistanceBandAgreesWithFullTable(t *testing.T) {
 		}
 		limit := rng.IntN(4)
 		want := min(osaReference(string(a), string(b)), limit+1)
-		if got := editDistanceFold(string(a), string(b), limit, &rows); got != want {
-			t.Fatalf("editDistanceFold(%q, %q, %d) = %d; want %d", a, b, limit, got, want)
+		if got := Distance(string(a), string(b), limit); got != want {
+			t.Fatalf("Distance(%q, %q, %d) = %d; want %d", a, b, limit, got, want)
+		}
+	}
+}
+
+func TestEditDistanceFold(t *testing.T) {
+	tests := []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"", "", 3, 0},
+		{"abc", "", 3, 3},
+		{"", "abc", 2, 3},
+		{"abc", "ABC", 3, 0},
+		{"abc", "acb", 3, 1},
+		{"kitten", "sitting", 5, 3},
+		{"kitten", "sitting", 2, 3},
+		{"ca", "abc", 3, 3}, // OSA, not Damerau: no edit of a transposed pair
+	}
+	for _, tt := range tests {
+		if got := Distance(tt.a, tt.b, tt.limit); got != tt.want {
+			t.Errorf("Distance(%q, %q, %d) = %d; want %d", tt.a, tt.b, tt.limit, got, tt.want)
 		}
 	}
 }
