@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/amlarc-go/instancetypes/selector"
+	"github.com/amlarc-go/instancetypes/validate"
 )
 
 // options are the parsed flags and paths of validate, resolve and list.
@@ -57,8 +57,8 @@ func parseFlags(cmd string, args []string) (options, error) {
 	return o, nil
 }
 
-// parseSelector parses k=v[,k=v]: label keys and values, each checked as Kubernetes checks
-// labels.
+// parseSelector parses k=v[,k=v]: label keys and values, checked by validate.NodeSelector
+// (bad values clipped, so a huge flag cannot make a huge message).
 func parseSelector(s string) (map[string]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
@@ -74,7 +74,7 @@ func parseSelector(s string) (map[string]string, error) {
 		}
 		m[k] = v
 	}
-	if errs := selector.ValidateLabels(m, nil); len(errs) > 0 {
+	if errs := validate.NodeSelector(m, nil); len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {
 			msgs[i] = e.Error()
