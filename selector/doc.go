@@ -12,7 +12,7 @@
 // when every key of the selector is present among the labels with exactly the
 // same value. An empty (or nil) selector matches every set of labels. As
 // arguments, nil and empty maps are interchangeable everywhere in this
-// package (Merge may hand either back; see below).
+// package.
 //
 // [Merge] computes the union of two selectors: the selector that a node must
 // satisfy to match both of them. The union holds every pair of both inputs
@@ -20,16 +20,14 @@
 // match no node at all; Merge reports every such key in a [*ConflictError],
 // sorted by key, and returns no map.
 //
-// Merge never writes into its arguments, but to stay cheap on the hot path it
-// may return one of them instead of a copy: when one argument is empty the
-// other is returned as is, and when one argument already holds the whole
-// union (the other is a subset of it) that argument is returned. Treat the
-// result as read-only, or clone it (maps.Clone) before modifying it.
+// Nothing here writes into its arguments, and no function returns a map or slice that
+// is one of them: the union Merge returns is always a new map. [Compatible] tells whether
+// the union exists without building it.
 //
 // [IsSubset] and [Matches] are the same relation under two names: IsSubset
 // compares two selectors, Matches tests a selector against a node's labels.
 //
-// Merge (except for the map it builds), IsSubset, Matches, [ValidLabelKey],
+// Compatible, Merge (except for the map it builds), IsSubset, Matches, [ValidLabelKey],
 // [ValidLabelValue] and [ValidateLabels] on valid input do not allocate.
 //
 // # Label grammar

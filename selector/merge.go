@@ -6,50 +6,29 @@ import (
 	"strings"
 )
 
-// Merge returns the union of the selectors a and b: a selector holding every
-// key/value pair of a and of b, and nothing else. A node matches the union
-// exactly when it matches both a and b.
+// Merge returns the union of the selectors a and b: a new map holding every key/value pair
+// of a and of b, and nothing else. A node matches the union exactly when it matches both a
+// and b. The union of two empty selectors is nil.
 //
-// If some key is set to different values in a and b, no node can match both;
-// Merge then returns nil and a *ConflictError listing every such key, sorted
-// by key.
+// If some key is set to different values in a and b, no node can match both; Merge then
+// returns nil and a *ConflictError listing every such key, sorted by key.
 //
-// Merge never modifies a or b, but the result may be one of them rather than
-// a copy: if a is empty, b is returned (nil or not); otherwise if b is empty,
-// a is returned; if b is a subset of a, a is returned; if a is a subset of b,
-// b is returned. The result must therefore be treated as read-only. Only
-// when each argument has a pair the other lacks is a new map allocated, and
-// that map is the only allocation Merge makes on success.
+// Merge never modifies a or b, and the map it returns is the caller's own: adding a key to
+// it changes neither argument. Building that map is the only allocation Merge makes on
+// success. [Compatible] asks only whether the union exists, without building it.
 func Merge(a, b map[string]string) (map[string]string, error) {
-	if len(a) == 0 {
-		return b, nil
+	if len(a) == 0 && len(b) == 0 {
+		return nil, nil
 	}
-	if len(b) == 0 {
-		return a, nil
-	}
-	// One pass over b: count the keys a lacks and detect conflicts, so that
-	// the subset cases and the size of the union are known before anything
-	// is allocated.
-	extra, conflicts := 0, 0
-	for k, vb := range b {
-		va, ok := a[k]
-		switch {
-		case !ok:
-			extra++
-		case va != vb:
-			conflicts++
+	if len(a) < len(b) {
+		// Iterate over the smaller selector; the conflicts are still reported as a's and b's.
+		if n := conflicts(b, a); n > 0 {
+			return nil, newConflictError(a, b, n)
 		}
+	} else if n := conflicts(a, b); n > 0 {
+		return nil, newConflictError(a, b, n)
 	}
-	if conflicts > 0 {
-		return nil, newConflictError(a, b, conflicts)
-	}
-	if extra == 0 { // b ⊆ a
-		return a, nil
-	}
-	if len(b)-extra == len(a) { // every key of a is in b, with the same value: a ⊆ b
-		return b, nil
-	}
-	m := make(map[string]string, len(a)+extra)
+	m := make(map[string]string, max(len(a), len(b)))
 	for k, v := range a {
 		m[k] = v
 	}
@@ -57,6 +36,26 @@ func Merge(a, b map[string]string) (map[string]string, error) {
 		m[k] = v
 	}
 	return m, nil
+}
+
+// Compatible reports whether no key is set to different values in a and b: whether some
+// set of labels can match both, so that [Merge] succeeds. It does not allocate.
+func Compatible(a, b map[string]string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return conflicts(a, b) == 0
+}
+
+// conflicts counts the keys of small that big sets to another value.
+func conflicts(big, small map[string]string) int {
+	n := 0
+	for k, vs := range small {
+		if vb, ok := big[k]; ok && vb != vs {
+			n++
+		}
+	}
+	return n
 }
 
 // newConflictError collects the n conflicting keys of a and b, sorted.

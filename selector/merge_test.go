@@ -17,7 +17,7 @@ var mergeTests = []struct {
 	conflicts []selector.Conflict // non-nil: Merge must fail with exactly these
 }{
 	{name: "nil nil", a: nil, b: nil, want: nil},
-	{name: "nil empty", a: nil, b: map[string]string{}, want: map[string]string{}},
+	{name: "nil empty", a: nil, b: map[string]string{}, want: nil},
 	{name: "empty nil", a: map[string]string{}, b: nil, want: nil},
 	{name: "nil a", a: nil, b: map[string]string{"pool": "ml"}, want: map[string]string{"pool": "ml"}},
 	{name: "nil b", a: map[string]string{"pool": "ml"}, b: nil, want: map[string]string{"pool": "ml"}},
@@ -115,39 +115,62 @@ func same(x, y map[string]string) bool {
 	return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
 }
 
-// TestMergeAliasing pins down when Merge returns an argument instead of a
-// copy, as documented.
-func TestMergeAliasing(t *testing.T) {
+// TestMergeNeverAliases checks that the union is always the caller's own map, whatever the
+// arguments: writing it changes neither of them.
+func TestMergeNeverAliases(t *testing.T) {
 	small := map[string]string{"os": "linux"}
 	big := map[string]string{"os": "linux", "pool": "ml"}
 	other := map[string]string{"zone": "1"}
 	empty := map[string]string{}
 	for _, tt := range []struct {
-		name       string
-		a, b, want map[string]string
+		name string
+		a, b map[string]string
 	}{
-		{"a empty returns b", empty, big, big},
-		{"b empty returns a", big, empty, big},
-		{"b subset returns a", big, small, big},
-		{"a subset returns b", small, big, big},
-		{"equal returns a", big, maps.Clone(big), big},
+		{"a empty", empty, big},
+		{"a nil", nil, big},
+		{"b empty", big, empty},
+		{"b nil", big, nil},
+		{"b subset", big, small},
+		{"a subset", small, big},
+		{"equal", big, maps.Clone(big)},
+		{"disjoint", big, other},
 	} {
+		beforeA, beforeB := maps.Clone(tt.a), maps.Clone(tt.b)
 		got, err := selector.Merge(tt.a, tt.b)
-		if err != nil || !same(got, tt.want) {
-			t.Errorf("%s: Merge(%v, %v) = %v, %v; want the argument %v itself", tt.name, tt.a, tt.b, got, err, tt.want)
+		if err != nil || same(got, tt.a) || same(got, tt.b) {
+			t.Errorf("%s: Merge(%v, %v) = %v, %v; want a new map", tt.name, tt.a, tt.b, got, err)
+			continue
 		}
+		got["extra"] = "x"
+		assertUntouched(t, "a", tt.a, beforeA)
+		assertUntouched(t, "b", tt.b, beforeB)
 	}
+	if got, err := selector.Merge(nil, empty); got != nil || err != nil {
+		t.Errorf("Merge(nil, {}) = %v, %v; want nil, nil", got, err)
+	}
+}
 
-	got, err := selector.Merge(big, other)
-	if err != nil || same(got, big) || same(got, other) {
-		t.Fatalf("Merge(%v, %v) = %v, %v; want a new map", big, other, got, err)
-	}
-	got["extra"] = "x" // a fresh union belongs to the caller
-	if _, ok := big["extra"]; ok {
-		t.Errorf("writing the union changed an argument")
-	}
-	if _, ok := other["extra"]; ok {
-		t.Errorf("writing the union changed an argument")
+func TestCompatible(t *testing.T) {
+	for _, tt := range []struct {
+		a, b map[string]string
+		want bool
+	}{
+		{nil, nil, true},
+		{map[string]string{"pool": "ml"}, nil, true},
+		{map[string]string{"pool": "ml"}, map[string]string{"pool": "ml", "os": "linux"}, true},
+		{map[string]string{"pool": "ml"}, map[string]string{"pool": "cpu"}, false},
+		{map[string]string{"pool": "ml", "a": "1", "b": "2"}, map[string]string{"pool": "cpu"}, false},
+	} {
+		if got := selector.Compatible(tt.a, tt.b); got != tt.want {
+			t.Errorf("Compatible(%v, %v) = %v; want %v", tt.a, tt.b, got, tt.want)
+		}
+		if got := selector.Compatible(tt.b, tt.a); got != tt.want {
+			t.Errorf("Compatible(%v, %v) = %v; want %v", tt.b, tt.a, got, tt.want)
+		}
+		_, err := selector.Merge(tt.a, tt.b)
+		if (err == nil) != tt.want {
+			t.Errorf("Merge(%v, %v) error = %v, but Compatible says %v", tt.a, tt.b, err, tt.want)
+		}
 	}
 }
 

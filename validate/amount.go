@@ -4,15 +4,17 @@ import (
 	"errors"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
 // example returns how a finding shows a well-written value of the resource class c.
-func example(c nameClass) string {
+func example(c rules.Class) string {
 	switch c {
-	case classCPU:
+	case rules.CPU:
 		return `a quantity such as "500m" or "2"`
-	case classMemory:
+	case rules.Memory:
 		return `a quantity such as "1500Mi" or "2Gi"`
 	}
 	return "a whole number such as 1"
@@ -20,7 +22,7 @@ func example(c nameClass) string {
 
 // invalidAmountDetail explains why the set but invalid amount a is not a quantity, and how
 // to write one.
-func invalidAmountDetail(a instancetype.Amount, c nameClass) string {
+func invalidAmountDetail(a instancetype.Amount, c rules.Class) string {
 	if a.String() == "" {
 		return "must not be empty; write " + example(c)
 	}
@@ -36,11 +38,11 @@ func parseReason(a instancetype.Amount) string {
 		if err == nil {
 			return "not a quantity"
 		}
-		return clip(err.Error())
+		return clip.String(err.Error())
 	}
 	switch {
 	case errors.Is(pe.Err, quantity.ErrSuffix) && 0 <= pe.At && pe.At < len(pe.Input):
-		return "unknown suffix " + quote(pe.Input[pe.At:]) +
+		return "unknown suffix " + clip.Quote(pe.Input[pe.At:]) +
 			" (use n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei, or an exponent such as e3)"
 	case errors.Is(pe.Err, quantity.ErrRange):
 		return "out of range: too large, or too many digits, to hold exactly"

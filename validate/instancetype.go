@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
 // Options are the settings of the cluster that validation depends on.
@@ -49,7 +50,7 @@ func validateObjectMeta(m *metav1.ObjectMeta, root *field.Path, errs field.Error
 		errs = append(errs, field.Required(at{root, pathMetadataName}.path(),
 			"every instance type needs a name, which workloads write in instance_type"))
 	case !validObjectName(m.Name):
-		errs = append(errs, field.Invalid(at{root, pathMetadataName}.path(), clip(m.Name), objectNameDetail(m.Name)))
+		errs = append(errs, field.Invalid(at{root, pathMetadataName}.path(), clip.String(m.Name), objectNameDetail(m.Name)))
 	}
 	return validateLabels(m.Labels, at{root, pathMetadataLabels}, errs)
 }

@@ -4,6 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
 // Source is one instance type among several validated together, with where it came from.
@@ -33,7 +34,7 @@ func InstanceTypes(srcs []Source, opts Options) []field.ErrorList {
 		var errs field.ErrorList
 		if it := src.InstanceType; it != nil && it.Name != "" {
 			if j, seen := first[it.Name]; seen {
-				e := field.Duplicate(src.Path.Child("metadata", "name"), clip(it.Name))
+				e := field.Duplicate(src.Path.Child("metadata", "name"), clip.String(it.Name))
 				e.Detail = "instance type names must be unique; this name is already defined at " +
 					where(srcs[j]) + ": rename one of them"
 				errs = append(errs, e)
@@ -50,9 +51,9 @@ func InstanceTypes(srcs []Source, opts Options) []field.ErrorList {
 func where(src Source) string {
 	switch {
 	case src.Origin != "" && src.Path != nil:
-		return clip(src.Origin) + " (" + src.Path.String() + ")"
+		return clip.String(src.Origin) + " (" + src.Path.String() + ")"
 	case src.Origin != "":
-		return clip(src.Origin)
+		return clip.String(src.Origin)
 	case src.Path != nil:
 		return src.Path.String()
 	}

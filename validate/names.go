@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 	"github.com/amlarc-go/instancetypes/selector"
 )
@@ -46,7 +48,7 @@ func objectNameDetail(name string) string {
 		detail = "must be no more than 253 bytes"
 	}
 	if s := suggestObjectName(name); s != "" {
-		detail += "; did you mean " + quote(s) + "?"
+		detail += "; did you mean " + clip.Quote(s) + "?"
 	}
 	return detail
 }
@@ -75,49 +77,6 @@ func suggestObjectName(name string) string {
 	return s
 }
 
-// Resource names.
-const (
-	// extendedReservedDomain is the domain of Kubernetes' own prefixed resources, which are
-	// not extended resources.
-	extendedReservedDomain = "kubernetes.io/"
-	// quotaPrefix marks quota resource names ("requests.cpu"), never extended resources.
-	quotaPrefix = "requests."
-)
-
-// nameClass is what a resource name is.
-type nameClass uint8
-
-const (
-	classCPU         nameClass = iota // cpu
-	classMemory                       // memory
-	classExtended                     // a valid fully qualified extended resource name
-	classBadExtended                  // has a '/' but is not a valid extended resource name
-	classUnknown                      // any other unqualified name
-)
-
-// classify tells what kind of resource name name is. It does not allocate.
-func classify(name instancetype.ResourceName) nameClass {
-	switch name {
-	case instancetype.ResourceCPU:
-		return classCPU
-	case instancetype.ResourceMemory:
-		return classMemory
-	}
-	s := string(name)
-	slash := strings.IndexByte(s, '/')
-	if slash < 0 {
-		return classUnknown
-	}
-	// Kubernetes calls a name an extended resource when it is a qualified name (a label
-	// key) outside the kubernetes.io domain that stays a qualified name behind the
-	// "requests." prefix of resource quotas (so its prefix has at most 244 bytes).
-	if !selector.ValidLabelKey(s) || strings.Contains(s, extendedReservedDomain) ||
-		strings.HasPrefix(s, quotaPrefix) || len(quotaPrefix)+slash > maxNameLen {
-		return classBadExtended
-	}
-	return classExtended
-}
-
 // badExtendedDetail explains why name, which has a '/', is not an extended resource name.
 func badExtendedDetail(name string) string {
 	const want = "must be a fully qualified extended resource name such as \"nvidia.com/gpu\""
@@ -125,16 +84,16 @@ func badExtendedDetail(name string) string {
 	switch {
 	case !selector.ValidLabelKey(name):
 		detail := want + ": a lowercase domain, '/', and a name of letters, digits, '-', '_' and '.' (at most 63 bytes)"
-		if lower := strings.ToLower(name); lower != name && classify(instancetype.ResourceName(lower)) == classExtended {
-			detail += "; did you mean " + quote(lower) + "?"
+		if lower := strings.ToLower(name); lower != name && rules.Classify(instancetype.ResourceName(lower)) == rules.Extended {
+			detail += "; did you mean " + clip.Quote(lower) + "?"
 		}
 		return detail
-	case strings.Contains(name, extendedReservedDomain):
+	case strings.Contains(name, rules.ReservedDomain):
 		return want + "; the kubernetes.io domain is reserved for Kubernetes' own resources"
-	case strings.HasPrefix(name, quotaPrefix):
+	case strings.HasPrefix(name, rules.QuotaPrefix):
 		return want + "; the \"requests.\" prefix belongs to resource quotas: did you mean " +
-			quote(strings.TrimPrefix(name, quotaPrefix)) + "?"
-	case len(quotaPrefix)+slash > maxNameLen:
+			clip.Quote(strings.TrimPrefix(name, rules.QuotaPrefix)) + "?"
+	case len(rules.QuotaPrefix)+slash > rules.MaxNameLen:
 		return want + "; the part before the '/' must be no more than 244 bytes"
 	}
 	return want
@@ -148,7 +107,7 @@ var supportedNames = []string{string(instancetype.ResourceCPU), string(instancet
 func unknownNameDetail(name string) string {
 	detail := ", or a fully qualified extended resource such as \"nvidia.com/gpu\""
 	if s := suggestResourceName(name); s != "" {
-		detail += "; did you mean " + quote(s) + "?"
+		detail += "; did you mean " + clip.Quote(s) + "?"
 	}
 	return detail
 }

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
-
-	"github.com/amlarc-go/instancetypes/instancetype"
 )
 
 var objectNames = []string{
@@ -62,65 +60,5 @@ func TestSuggestResourceName(t *testing.T) {
 		if got := suggestResourceName(tc.in); got != tc.want {
 			t.Errorf("suggestResourceName(%q) = %q; want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-// isExtendedResourceName is Kubernetes' own rule (k8s.io/kubernetes/pkg/apis/core/helper),
-// restated with apimachinery: the slow, obviously right reference for classify.
-func isExtendedResourceName(name string) bool {
-	if !strings.Contains(name, "/") || strings.Contains(name, "kubernetes.io/") || strings.HasPrefix(name, "requests.") {
-		return false
-	}
-	return len(content.IsLabelKey(name)) == 0 && len(content.IsLabelKey("requests."+name)) == 0
-}
-
-var resourceNames = []string{
-	"cpu", "memory", "nvidia.com/gpu", "amd.com/gpu", "example/fpga", "gpu", "CPU", "",
-	"/gpu", "nvidia.com/", "a/b/c", "Nvidia.com/gpu", "nvidia.com/GPU", "kubernetes.io/x",
-	"node.kubernetes.io/x", "requests.nvidia.com/gpu", "hugepages-2Mi", "nvidia.com/gpu.shared",
-	strings.Repeat("a", 244) + "/x", strings.Repeat("a", 245) + "/x", "a/" + strings.Repeat("b", 64),
-}
-
-func TestClassify(t *testing.T) {
-	for _, s := range resourceNames {
-		checkClassify(t, s)
-	}
-}
-
-func FuzzClassify(f *testing.F) {
-	for _, s := range resourceNames {
-		f.Add(s)
-	}
-	f.Fuzz(checkClassify)
-}
-
-func checkClassify(t *testing.T, s string) {
-	c := classify(instancetype.ResourceName(s))
-	var want nameClass
-	switch {
-	case s == "cpu":
-		want = classCPU
-	case s == "memory":
-		want = classMemory
-	case isExtendedResourceName(s):
-		want = classExtended
-	case strings.Contains(s, "/"):
-		want = classBadExtended
-	default:
-		want = classUnknown
-	}
-	if c != want {
-		t.Errorf("classify(%.40q) = %v; want %v", s, c, want)
-	}
-}
-
-func TestClip(t *testing.T) {
-	if s := clip("short"); s != "short" {
-		t.Errorf("clip(short) = %q", s)
-	}
-	long := strings.Repeat("é", 200) // 400 bytes, two per rune
-	got := clip(long)
-	if !strings.HasSuffix(got, "... (400 bytes)") || !strings.HasPrefix(got, strings.Repeat("é", 128)) {
-		t.Errorf("clip(400 bytes) = %q", got)
 	}
 }

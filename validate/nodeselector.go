@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/selector"
 )
 
@@ -24,7 +25,7 @@ func validateLabels(m map[string]string, l at, errs field.ErrorList) field.Error
 	}
 	for _, e := range selector.ValidateLabels(m, l.path()) {
 		if s, ok := e.BadValue.(string); ok {
-			e.BadValue = clip(s)
+			e.BadValue = clip.String(s)
 		}
 		errs = append(errs, e)
 	}
@@ -69,14 +70,14 @@ func validateExtensionSelector(sel, ext map[string]string, strict bool, l at, er
 	for _, k := range keys {
 		v := sel[k]
 		if ev, has := ext[k]; has {
-			errs = append(errs, field.Invalid(l.key(k), clip(v),
-				"the extension's nodeSelector sets "+quote(k)+" to "+quote(ev)+
-					", so no node can match both; use "+quote(ev)+" or remove the key"))
+			errs = append(errs, field.Invalid(l.key(k), clip.String(v),
+				"the extension's nodeSelector sets "+clip.Quote(k)+" to "+clip.Quote(ev)+
+					", so no node can match both; use "+clip.Quote(ev)+" or remove the key"))
 			continue
 		}
-		errs = append(errs, field.Invalid(l.key(k), clip(v),
+		errs = append(errs, field.Invalid(l.key(k), clip.String(v),
 			"not in the extension's nodeSelector, and with the strict subset rule every key and value must also be there; "+
-				"add "+clip(k)+"="+clip(v)+" to the extension's nodeSelector or remove it here"))
+				"add "+clip.String(k)+"="+clip.String(v)+" to the extension's nodeSelector or remove it here"))
 	}
 	return errs
 }

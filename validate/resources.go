@@ -6,6 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // owner says whose resources section is validated: the rules differ.
@@ -50,9 +52,9 @@ func requireCPUAndMemory(list instancetype.ResourceList, l at, asking string, er
 		if list[name].IsSet() {
 			continue
 		}
-		detail := "set it to " + example(classify(name))
+		detail := "set it to " + example(rules.Classify(name))
 		if asking != "" {
-			detail = "set it when asking for " + clip(asking) + ", to " + example(classify(name))
+			detail = "set it when asking for " + clip.String(asking) + ", to " + example(rules.Classify(name))
 		}
 		errs = append(errs, field.Required(l.key(string(name)), detail))
 	}
@@ -88,48 +90,45 @@ func validateListSorted(list, other instancetype.ResourceList, isRequests bool, 
 }
 
 // validateEntry appends the findings about the entry name: a of a requests or limits list,
-// found at l, to errs.
+// found at l, to errs. The shared rules (rules.Check) say what is wrong with the entry;
+// this turns that into a finding, and adds the rules of the owner of the list.
 func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other instancetype.ResourceList, isRequests bool, l at, who owner, errs field.ErrorList) field.ErrorList {
 	s := string(name)
-	c := classify(name)
-	switch c {
-	case classUnknown:
-		e := field.NotSupported(l.key(s), clip(s), supportedNames)
+	c := rules.Classify(name)
+	problem := rules.Check(name, a)
+	switch problem {
+	case rules.UnknownName:
+		e := field.NotSupported(l.key(s), clip.String(s), supportedNames)
 		e.Detail += unknownNameDetail(s)
 		return append(errs, e)
-	case classBadExtended:
-		return append(errs, field.Invalid(l.key(s), clip(s), badExtendedDetail(s)))
-	}
-	if !a.IsSet() {
+	case rules.BadName:
+		return append(errs, field.Invalid(l.key(s), clip.String(s), badExtendedDetail(s)))
+	case rules.Unset:
 		// null: for cpu and memory, requireCPUAndMemory has reported it if it is required;
 		// for an extended resource it means none (R3).
 		return errs
 	}
-	if c == classExtended && isRequests {
-		detail := "extended resources are set in limits only: move " + clip(s) + " to limits"
+	if c == rules.Extended && isRequests {
+		detail := "extended resources are set in limits only: move " + clip.String(s) + " to limits"
 		if other[name].IsSet() {
-			detail = "extended resources are set in limits only: remove " + clip(s) + " from requests; limits sets it"
+			detail = "extended resources are set in limits only: remove " + clip.String(s) + " from requests; limits sets it"
 		}
 		errs = append(errs, field.Forbidden(l.key(s), detail))
 	}
-	if !a.IsValid() {
-		return append(errs, field.Invalid(l.key(s), clip(a.String()), invalidAmountDetail(a, c)))
+	bad := clip.String(a.String())
+	switch problem {
+	case rules.Invalid:
+		return append(errs, field.Invalid(l.key(s), bad, invalidAmountDetail(a, c)))
+	case rules.NotPositive:
+		return append(errs, field.Invalid(l.key(s), bad, "must be greater than zero"))
+	case rules.Negative:
+		return append(errs, field.Invalid(l.key(s), bad, "must not be negative; write 0 or leave it out for none"))
+	case rules.Fractional:
+		return append(errs, field.Invalid(l.key(s), bad, "must be a whole number, such as 1"))
 	}
-	q, _ := a.Quantity()
-	switch c {
-	case classCPU, classMemory:
-		if q.Sign() <= 0 {
-			return append(errs, field.Invalid(l.key(s), clip(a.String()), "must be greater than zero"))
-		}
-		if who == ownerDeployment && isRequests && c == classMemory && q.Cmp(minDeploymentMemory) < 0 {
-			return append(errs, field.Invalid(l.key(s), clip(a.String()), "must be at least 1M (1 MB, 10^6 bytes)"))
-		}
-	case classExtended:
-		if q.Sign() < 0 {
-			return append(errs, field.Invalid(l.key(s), clip(a.String()), "must not be negative; write 0 or leave it out for none"))
-		}
-		if !q.IsInt() {
-			return append(errs, field.Invalid(l.key(s), clip(a.String()), "must be a whole number, such as 1"))
+	if who == ownerDeployment && isRequests && c == rules.Memory {
+		if q, _ := a.Quantity(); q.Cmp(minDeploymentMemory) < 0 {
+			return append(errs, field.Invalid(l.key(s), bad, "must be at least 1M (1 MB, 10^6 bytes)"))
 		}
 	}
 	return errs
@@ -146,8 +145,8 @@ func requestWithinLimit(requests, limits instancetype.ResourceList, name instanc
 	if rq.Sign() <= 0 || lq.Sign() <= 0 || rq.Cmp(lq) <= 0 {
 		return errs
 	}
-	return append(errs, field.Invalid(req.key(string(name)), clip(r.String()),
-		"must be less than or equal to "+string(name)+" limit of "+clip(l.String())))
+	return append(errs, field.Invalid(req.key(string(name)), clip.String(r.String()),
+		"must be less than or equal to "+string(name)+" limit of "+clip.String(l.String())))
 }
 
 // askedExtended reports whether r asks for an extended resource such as a GPU: sets one,
@@ -156,7 +155,7 @@ func requestWithinLimit(requests, limits instancetype.ResourceList, name instanc
 func askedExtended(r *instancetype.ResourceRequirements) (name string, ok bool) {
 	for _, list := range [...]instancetype.ResourceList{r.Limits, r.Requests} {
 		for n, a := range list {
-			if c := classify(n); c != classExtended && c != classBadExtended || !a.IsSet() {
+			if c := rules.Classify(n); c != rules.Extended && c != rules.BadExtended || !a.IsSet() {
 				continue
 			}
 			if q, err := a.Quantity(); err == nil && q.IsZero() {

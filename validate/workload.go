@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/quantity"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
@@ -48,7 +49,7 @@ func Workload(w *resolve.Workload, c *resolve.Catalog, fldPath *field.Path, opts
 	p, rerrs := resolve.Resolve(c, w, opts.NodeSelector, fldPath)
 	for _, e := range rerrs {
 		if s, ok := e.BadValue.(string); ok {
-			e.BadValue = clip(s)
+			e.BadValue = clip.String(s)
 		}
 		errs = append(errs, e)
 	}
@@ -86,15 +87,15 @@ func validateMLflow(w *resolve.Workload, p *resolve.Placement, fldPath *field.Pa
 		need := "an MLflow model deployment needs a " + string(m.name) + " request of at least " + m.text
 		if w.Resources != nil {
 			errs = append(errs, field.Invalid(w.ResourcesPath(fldPath).Child("requests").Key(string(m.name)),
-				clip(a.String()), need))
+				clip.String(a.String()), need))
 			continue
 		}
-		which := "instance type " + quote(p.InstanceType)
+		which := "instance type " + clip.Quote(p.InstanceType)
 		if w.InstanceType == "" {
 			which += " (the default, as instance_type is not set)"
 		}
-		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip(p.InstanceType),
-			need+", but "+which+" requests "+clip(a.String())+
+		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(p.InstanceType),
+			need+", but "+which+" requests "+clip.String(a.String())+
 				"; choose an instance type that requests more, or set resources.requests."+string(m.name)))
 	}
 	return errs

@@ -1,0 +1,108 @@
+// Package rules holds the resource rules that more than one package applies: what a
+// resource name is, and whether an amount is one that comparisons may use. Package
+// validate turns their answers into findings; package resolve uses them to decide which
+// amounts take part in its comparisons, so that an amount with a finding of its own never
+// causes a second one elsewhere.
+package rules
+
+import (
+	"strings"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/selector"
+)
+
+// Class is what a resource name is.
+type Class uint8
+
+// The classes of resource names.
+const (
+	CPU         Class = iota // cpu
+	Memory                   // memory
+	Extended                 // a fully qualified extended resource name, such as nvidia.com/gpu
+	BadExtended              // a name with a '/' that is no extended resource name
+	Unknown                  // any other unqualified name: cpus, gpu, mem, CPU
+)
+
+// Resource names that look like extended resources but are not.
+const (
+	// ReservedDomain is the domain of Kubernetes' own prefixed resources.
+	ReservedDomain = "kubernetes.io/"
+	// QuotaPrefix marks quota resource names ("requests.cpu").
+	QuotaPrefix = "requests."
+	// MaxNameLen is the longest object name: a quota name "requests.NAME" must stay one,
+	// so the part of an extended resource name before its '/' is at most
+	// MaxNameLen - len(QuotaPrefix) bytes.
+	MaxNameLen = 253
+)
+
+// Classify tells what kind of resource name name is. Kubernetes calls a name an extended
+// resource when it is a qualified name (a label key) outside the kubernetes.io domain that
+// stays a qualified name behind the "requests." prefix of resource quotas. It does not
+// allocate.
+func Classify(name instancetype.ResourceName) Class {
+	switch name {
+	case instancetype.ResourceCPU:
+		return CPU
+	case instancetype.ResourceMemory:
+		return Memory
+	}
+	s := string(name)
+	slash := strings.IndexByte(s, '/')
+	if slash < 0 {
+		return Unknown
+	}
+	if !selector.ValidLabelKey(s) || strings.Contains(s, ReservedDomain) ||
+		strings.HasPrefix(s, QuotaPrefix) || len(QuotaPrefix)+slash > MaxNameLen {
+		return BadExtended
+	}
+	return Extended
+}
+
+// Problem is what is wrong with one entry of a requests or limits list, judged by the
+// rules every owner of such a list shares (instance types and deployments alike).
+type Problem uint8
+
+// The problems of an entry, in the order Check looks for them.
+const (
+	None        Problem = iota // a usable amount
+	UnknownName                // the name is of class Unknown
+	BadName                    // the name is of class BadExtended
+	Unset                      // missing or null
+	Invalid                    // text that is not a quantity, "" included
+	NotPositive                // cpu or memory of zero or less
+	Negative                   // an extended resource below zero
+	Fractional                 // an extended resource that is not a whole number
+)
+
+// Check returns the first problem of the entry name: a, or None. Rules that belong to one
+// owner only (a deployment's memory request of at least 1M, extended resources in limits
+// only) are not checked here.
+func Check(name instancetype.ResourceName, a instancetype.Amount) Problem {
+	c := Classify(name)
+	switch {
+	case c == Unknown:
+		return UnknownName
+	case c == BadExtended:
+		return BadName
+	case !a.IsSet():
+		return Unset
+	case !a.IsValid():
+		return Invalid
+	}
+	q, _ := a.Quantity()
+	switch {
+	case c != Extended && q.Sign() <= 0:
+		return NotPositive
+	case c == Extended && q.Sign() < 0:
+		return Negative
+	case c == Extended && !q.IsInt():
+		return Fractional
+	}
+	return None
+}
+
+// Usable reports whether the entry name: a has no problem, so that comparisons may use it.
+func Usable(name instancetype.ResourceName, a instancetype.Amount) bool {
+	return Check(name, a) == None
+}
