@@ -58,7 +58,6 @@ func checkClassify(t *testing.T, s string) {
 	}
 }
 
-
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		name   instancetype.ResourceName
