@@ -331,8 +331,8 @@ func validateFile(file *manifest.File, opts validate.Options, copies bool) []man
 				}
 				w = &c
 			}
-			locate(d, validate.Workload(w, catalog, nil, opts), "")
-			p, errs := resolve.Resolve(catalog, w, opts.NodeSelector, nil)
+			locate(d, validate.Workload(catalog, w, nil, opts), "")
+			p, errs := resolve.Resolve(catalog, w, nil, resolve.Options{NodeSelector: opts.NodeSelector})
 			if p.InstanceType == "" || p.Kind != w.Kind {
 				errs = append(errs, field.InternalError(nil, fmt.Errorf("placement %+v for workload %+v", p, w)))
 			}

@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/selector"
 )
 
 // Sinks keep the compiler from optimising benchmarked calls away.
@@ -64,7 +63,7 @@ func BenchmarkResolve(b *testing.B) {
 		b.Run("catalog="+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				placementSink, errsSink = Resolve(c, ws[i%len(ws)], nil, nil)
+				placementSink, errsSink = Resolve(c, ws[i%len(ws)], nil, Options{})
 			}
 		})
 	}
@@ -74,7 +73,7 @@ func BenchmarkResolve(b *testing.B) {
 		w := ws[1] // type-0001 has a selector
 		b.ReportAllocs()
 		for b.Loop() {
-			placementSink, errsSink = Resolve(c, w, ext, nil)
+			placementSink, errsSink = Resolve(c, w, nil, Options{NodeSelector: ext})
 		}
 	})
 	s := NewStore(benchCatalogTypes(10_000)...)
@@ -83,7 +82,7 @@ func BenchmarkResolve(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			var p Placement
 			for i := 0; pb.Next(); i++ {
-				p, _ = s.Resolve(ws[i%len(ws)], nil, nil)
+				p, _ = s.Resolve(ws[i%len(ws)], nil, Options{})
 			}
 			_ = p
 		})
@@ -109,7 +108,7 @@ func BenchmarkResolve(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			var p Placement
 			for i := 0; pb.Next(); i++ {
-				p, _ = s.Resolve(ws[i%len(ws)], nil, nil)
+				p, _ = s.Resolve(ws[i%len(ws)], nil, Options{})
 			}
 			_ = p
 		})
@@ -180,35 +179,28 @@ func TestResolveAllocs(t *testing.T) {
 	def := &Workload{Kind: Deployment}
 	ext := sel("zone", "west")
 	typeSel := sel("pool", "p1")
-	mergeAllocs := testing.AllocsPerRun(100, func() {
-		m, _ := selector.Merge(ext, typeSel)
-		_ = m
-	})
 
 	tests := []struct {
 		name string
 		want float64
 		f    func()
 	}{
-		{"default, no selectors", 0, func() { placementSink, errsSink = Resolve(nil, def, nil, nil) }},
-		{"own resources, catalog=10", 0, func() { placementSink, errsSink = Resolve(small, own, nil, nil) }},
-		{"own resources, catalog=10000", 0, func() { placementSink, errsSink = Resolve(big, own, nil, nil) }},
-		{"own resources, extension selector", 0, func() { placementSink, errsSink = Resolve(big, own, ext, nil) }},
-		{"type selector only", 0, func() { placementSink, errsSink = Resolve(big, withSel, nil, nil) }},
-		{"type selector within the extension's", 0, func() { placementSink, errsSink = Resolve(big, withSel, typeSel, nil) }},
-		{"both selectors: the merged map only", mergeAllocs, func() { placementSink, errsSink = Resolve(big, withSel, ext, nil) }},
-		{"store", 0, func() { placementSink, errsSink = store.Resolve(own, ext, nil) }},
+		{"default, no selectors", 0, func() { placementSink, errsSink = Resolve(nil, def, nil, Options{}) }},
+		{"own resources, catalog=10", 0, func() { placementSink, errsSink = Resolve(small, own, nil, Options{}) }},
+		{"own resources, catalog=10000", 0, func() { placementSink, errsSink = Resolve(big, own, nil, Options{}) }},
+		{"own resources, extension selector", 0, func() { placementSink, errsSink = Resolve(big, own, nil, Options{NodeSelector: ext}) }},
+		{"type selector only", 0, func() { placementSink, errsSink = Resolve(big, withSel, nil, Options{}) }},
+		{"type selector within the extension's", 0, func() { placementSink, errsSink = Resolve(big, withSel, nil, Options{NodeSelector: typeSel}) }},
+		{"both selectors", 0, func() { placementSink, errsSink = Resolve(big, withSel, nil, Options{NodeSelector: ext}) }},
+		{"store", 0, func() { placementSink, errsSink = store.Resolve(own, nil, Options{NodeSelector: ext}) }},
 		{"store catalog", 0, func() { _ = store.Catalog() }},
 		{"get", 0, func() { typeSink, _ = big.Get("type-0005") }},
 		{"lookup hit", 0, func() { typeSink, errSink = big.Lookup("type-0005") }},
-		{"names", 0, func() { _ = big.Names() }},
+		{"names (shared)", 0, func() { _ = big.names() }},
 	}
 	for _, tt := range tests {
 		if got := testing.AllocsPerRun(100, tt.f); got != tt.want {
 			t.Errorf("%s: %v allocations; want %v", tt.name, got, tt.want)
 		}
-	}
-	if mergeAllocs < 1 {
-		t.Errorf("selector.Merge of disjoint selectors: %v allocations; want the map", mergeAllocs)
 	}
 }

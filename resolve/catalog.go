@@ -34,8 +34,8 @@ type Catalog struct {
 
 	// baseNames is the sorted names of base.
 	baseNames []string
-	// names caches Names() of a catalog with a delta; nil until first asked for.
-	names atomic.Pointer[[]string]
+	// merged caches names() of a catalog with a delta; nil until first asked for.
+	merged atomic.Pointer[[]string]
 
 	// def is the effective defaultinstancetype, never nil.
 	def *instancetype.InstanceType
@@ -115,27 +115,31 @@ func (c *Catalog) Lookup(name string) (*instancetype.InstanceType, error) {
 
 // notFound returns the error for a name the catalog lacks.
 func (c *Catalog) notFound(name string) *NotFoundError {
-	names := c.Names()
-	return &NotFoundError{Name: name, Suggestions: suggest(name, names), Available: names}
+	names := c.names()
+	return &NotFoundError{Name: name, Suggestions: suggest(name, names), Available: slices.Clone(names)}
 }
 
 // Names returns the names of the instance types of the catalog, sorted, the default's
-// included. The slice is computed once and shared: it must not be modified.
-func (c *Catalog) Names() []string {
+// included, in a new slice.
+func (c *Catalog) Names() []string { return slices.Clone(c.names()) }
+
+// names returns the names of the instance types of the catalog, sorted. The slice is
+// computed once and shared: it must not be modified.
+func (c *Catalog) names() []string {
 	c = c.orBuiltin()
 	if c.delta == nil {
 		return c.baseNames
 	}
-	if p := c.names.Load(); p != nil {
+	if p := c.merged.Load(); p != nil {
 		return *p
 	}
 	// Concurrent callers may each merge; the first to publish wins, and all of them
 	// return equal slices. Nobody waits.
 	names := mergeNames(c.baseNames, c.base, c.delta)
-	if c.names.CompareAndSwap(nil, &names) {
+	if c.merged.CompareAndSwap(nil, &names) {
 		return names
 	}
-	return *c.names.Load()
+	return *c.merged.Load()
 }
 
 // mergeNames returns the sorted names of base with delta applied, given baseNames, the
@@ -182,7 +186,7 @@ func (c *Catalog) Len() int { return c.orBuiltin().n }
 // names. The instance types are shared: they must not be modified.
 func (c *Catalog) All() iter.Seq[*instancetype.InstanceType] {
 	return func(yield func(*instancetype.InstanceType) bool) {
-		for _, name := range c.Names() {
+		for _, name := range c.names() {
 			it, _ := c.Get(name)
 			if !yield(it) {
 				return

@@ -57,19 +57,19 @@ func Example() {
 			Limits:   list("cpu", "0.2", "memory", "0.5Gi"),
 		},
 	}
-	p, errs := resolve.Resolve(catalog, blue, nil, nil)
+	p, errs := catalog.Resolve(blue, nil, resolve.Options{})
 	if len(errs) > 0 {
 		fmt.Println(errs.ToAggregate())
 		return
 	}
 	fmt.Println("instance type:", p.InstanceType)
-	fmt.Println("node selector:", p.NodeSelector)
-	fmt.Println("requests: cpu", p.Requests["cpu"], "memory", p.Requests["memory"])
-	fmt.Println("limits:   cpu", p.Limits["cpu"], "memory", p.Limits["memory"])
+	fmt.Println("node selector:", p.NodeSelector())
+	fmt.Println("requests: cpu", p.Request("cpu"), "memory", p.Request("memory"))
+	fmt.Println("limits:   cpu", p.Limit("cpu"), "memory", p.Limit("memory"))
 
 	// A controller converts the lists for its pod spec without parsing again:
-	// corev1.ResourceList(resolve.ResourceList[corev1.ResourceName](p.Limits)).
-	limits := resolve.ResourceList[ResourceName](p.Limits)
+	// corev1.ResourceList(instancetype.Quantities[corev1.ResourceName](p.Limits())).
+	limits := instancetype.Quantities[ResourceName](p.Limits())
 	cpu, memory := limits["cpu"], limits["memory"]
 	fmt.Println("pod limits:", cpu.MilliValue(), "millicores,", memory.Value(), "bytes")
 	// Output:
@@ -138,11 +138,11 @@ func ExampleResolve() {
 		},
 	}
 	extension := map[string]string{"pool": "cpu"}
-	p, errs := resolve.Resolve(catalog, train, extension, field.NewPath("deployments").Index(0))
+	p, errs := resolve.Resolve(catalog, train, field.NewPath("deployments").Index(0), resolve.Options{NodeSelector: extension})
 	for _, err := range errs {
 		fmt.Println(err)
 	}
-	fmt.Println("placement:", p.InstanceType, p.NodeSelector)
+	fmt.Println("placement:", p.InstanceType, p.NodeSelector())
 	// Output:
 	// deployments[0].instance_type: Invalid value: "gpu": instance type "gpu" sets pool=gpu but the extension's nodeSelector sets pool=cpu; no node can match both
 	// deployments[0].resources.limits[nvidia.com/gpu]: Invalid value: "2": must be less than or equal to the nvidia.com/gpu limit of instance type "gpu" (1)
@@ -158,12 +158,12 @@ func ExampleStore() {
 	}
 
 	job := &resolve.Workload{Kind: resolve.Job, Name: "hello"}
-	p, _ := store.Resolve(job, map[string]string{"pool": "ml"}, nil)
-	fmt.Println(p.InstanceType, p.BuiltIn, p.NodeSelector, p.Limits["cpu"])
+	p, _ := store.Resolve(job, nil, resolve.Options{NodeSelector: map[string]string{"pool": "ml"}})
+	fmt.Println(p.InstanceType, p.BuiltIn, p.NodeSelector(), p.Limit("cpu"))
 
 	store.Delete("defaultinstancetype") // the built-in definition comes back
-	p, _ = store.Resolve(job, map[string]string{"pool": "ml"}, nil)
-	fmt.Println(p.InstanceType, p.BuiltIn, p.NodeSelector, p.Limits["cpu"])
+	p, _ = store.Resolve(job, nil, resolve.Options{NodeSelector: map[string]string{"pool": "ml"}})
+	fmt.Println(p.InstanceType, p.BuiltIn, p.NodeSelector(), p.Limit("cpu"))
 	fmt.Println(store.Catalog().Names())
 	// Output:
 	// defaultinstancetype false map[pool:ml] 1
@@ -171,12 +171,21 @@ func ExampleStore() {
 	// [cpusmall defaultinstancetype]
 }
 
-// ResourceList converts a resolved list for a pod spec; with k8s.io/api imported:
-// corev1.ResourceList(resolve.ResourceList[corev1.ResourceName](p.Requests)).
-func ExampleResourceList() {
-	requests := resolve.ResourceList[ResourceName](list("cpu", "1.5", "memory", "1500Mi"))
-	cpu, memory := requests["cpu"], requests["memory"]
-	fmt.Println(cpu.MilliValue(), memory.Value())
+// A deployment whose limits name some resources but not others is capped by its instance
+// type's limits for the rest: the effective limits are its own, completed from the type's.
+func ExamplePlacement_Limits() {
+	catalog := resolve.NewCatalog(sourceList()...)
+	partial := &resolve.Workload{
+		Kind:         resolve.Deployment,
+		InstanceType: "cpusmall",
+		Resources: &instancetype.ResourceRequirements{
+			Requests: list("cpu", "100m", "memory", "100Mi"),
+			Limits:   list("cpu", "0.2"),
+		},
+	}
+	p, _ := catalog.Resolve(partial, nil, resolve.Options{})
+	limits := p.Limits()
+	fmt.Println("cpu", limits["cpu"], "memory", limits["memory"])
 	// Output:
-	// 1500 1572864000
+	// cpu 0.2 memory 1Gi
 }

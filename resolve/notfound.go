@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
@@ -16,8 +17,7 @@ type NotFoundError struct {
 	// deletions, substitutions and transpositions, ignoring case), then sharing a prefix of
 	// at least 3 bytes with it. Empty when none is close.
 	Suggestions []string
-	// Available is every name of the catalog, sorted. It is shared with the catalog and
-	// must not be modified.
+	// Available is every name of the catalog, sorted.
 	Available []string
 }
 
@@ -32,13 +32,22 @@ const maxListed = 10
 //	resolve: instance type "cpusmal" not found; did you mean "cpusmall"?
 //	resolve: instance type "x" not found; known instance types: "a", "b", "c"
 func (e *NotFoundError) Error() string {
-	return "resolve: instance type " + strconv.Quote(e.Name) + " not found; " + e.Detail()
+	return "resolve: instance type " + clip.Quote(e.Name) + " not found; " + e.Detail()
+}
+
+// notFoundDetail is the detail of the error for a name the catalog lacks, as
+// [NotFoundError.Detail] renders it, without copying the catalog's names.
+func (c *Catalog) notFoundDetail(name string) string {
+	names := c.names()
+	e := NotFoundError{Name: name, Suggestions: suggest(name, names), Available: names}
+	return e.Detail()
 }
 
 // Detail renders the advice part of the error alone, for the detail of a field error:
 // `did you mean "cpusmall"?` when some names are close, else the known names —
 // `known instance types: "a", "b", "c"` — of which only the first ten are listed, followed
-// by "and N more", in a large catalog.
+// by "and N more", in a large catalog. Names longer than 256 bytes are cut, so the detail
+// stays short whatever the names.
 func (e *NotFoundError) Detail() string {
 	var b strings.Builder
 	if len(e.Suggestions) > 0 {
@@ -51,7 +60,7 @@ func (e *NotFoundError) Detail() string {
 			default:
 				b.WriteString(", ")
 			}
-			b.WriteString(strconv.Quote(s))
+			b.WriteString(clip.Quote(s))
 		}
 		b.WriteString("?")
 		return b.String()
@@ -67,7 +76,7 @@ func (e *NotFoundError) Detail() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(s))
+		b.WriteString(clip.Quote(s))
 	}
 	return b.String()
 }

@@ -1,14 +1,18 @@
 package resolve
 
 import (
-	"k8s.io/apimachinery/pkg/api/resource"
-
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/selector"
 )
 
 // Placement is what a workload gets: its instance type, the nodes it may run on and its
-// resources. The maps are shared with the workload, the extension's selector or the
-// catalog (see the package documentation): they must not be modified.
+// resources.
+//
+// A Placement refers to the workload's, the extension's and the catalog's maps without
+// copying them, so that resolving costs no allocation; its methods never hand those maps
+// out. [Placement.NodeSelector], [Placement.Requests] and [Placement.Limits] return new
+// maps the caller owns (ready for a pod spec); [Placement.Request], [Placement.Limit] and
+// [Placement.Matches] read without allocating.
 type Placement struct {
 	// Kind is the workload's kind.
 	Kind WorkloadKind
@@ -20,39 +24,87 @@ type Placement struct {
 	// BuiltIn reports that InstanceType is the built-in defaultinstancetype, not a custom
 	// instance type.
 	BuiltIn bool
-	// NodeSelector is the effective node selector: the union of the extension's selector
-	// and the instance type's. Nil or empty means any node.
-	NodeSelector map[string]string
-	// Requests are the effective resource requests.
-	Requests instancetype.ResourceList
-	// Limits are the effective resource limits.
-	Limits instancetype.ResourceList
+	// Found reports that the catalog holds InstanceType. A placement whose instance type
+	// was not found has only the extension's selector and the workload's own resources.
+	Found bool
+
+	// The effective node selector is the union of ext and sel; sel is nil when the two
+	// conflict (and Resolve reported it).
+	ext, sel map[string]string
+	// requests are the effective requests. The effective limits are own, completed from
+	// typ: own's entry where it sets one, else typ's.
+	requests  instancetype.ResourceList
+	own, typ  instancetype.ResourceList
+	completed bool // typ completes own: own is the deployment's, typ the instance type's
 }
 
-// ResourceList converts l into apimachinery quantities, keyed by any string type, so that
-// a controller can fill a pod spec without parsing again and without this module
-// importing k8s.io/api:
-//
-//	limits := corev1.ResourceList(resolve.ResourceList[corev1.ResourceName](p.Limits))
-//
-// Only valid amounts are included; unset and invalid ones are left out. It returns nil
-// when no amount is valid.
-func ResourceList[K ~string](l instancetype.ResourceList) map[K]resource.Quantity {
-	n := 0
-	for _, a := range l {
-		if a.IsValid() {
-			n++
+// NodeSelector returns the effective node selector, a new map: the union of the
+// extension's selector and the instance type's (only the extension's when they conflict or
+// the type is unknown). It is nil when both are empty: any node.
+func (p Placement) NodeSelector() map[string]string {
+	m, err := selector.Merge(p.ext, p.sel)
+	if err != nil { // p.sel is nil on conflict; cannot happen, but never panic
+		m, _ = selector.Merge(p.ext, nil)
+	}
+	return m
+}
+
+// Matches reports whether a node with the given labels matches the effective node
+// selector. It does not allocate.
+func (p Placement) Matches(labels map[string]string) bool {
+	return selector.Matches(p.ext, labels) && selector.Matches(p.sel, labels)
+}
+
+// Requests returns the effective requests, a new list: the deployment's own when it has a
+// resources section, else the instance type's. It is nil when there are none.
+func (p Placement) Requests() instancetype.ResourceList { return cloneList(p.requests) }
+
+// Request returns the effective request of the resource name; the zero Amount (unset) when
+// there is none. It does not allocate.
+func (p Placement) Request(name instancetype.ResourceName) instancetype.Amount {
+	return p.requests[name]
+}
+
+// Limits returns the effective limits, a new list: the deployment's own limits completed
+// from the instance type's (a resource the deployment does not limit, or limits with null,
+// is capped by the type's limit), or the type's limits when the workload has no resources
+// section. It is nil when there are none.
+func (p Placement) Limits() instancetype.ResourceList {
+	if !p.completed {
+		return cloneList(p.own)
+	}
+	out := make(instancetype.ResourceList, len(p.own)+len(p.typ))
+	for name, a := range p.typ {
+		out[name] = a
+	}
+	for name, a := range p.own {
+		if a.IsSet() || !out[name].IsSet() {
+			out[name] = a
 		}
 	}
-	if n == 0 {
+	if len(out) == 0 {
 		return nil
 	}
-	out := make(map[K]resource.Quantity, n)
+	return out
+}
+
+// Limit returns the effective limit of the resource name, as [Placement.Limits] would hold
+// it; the zero Amount (unset) when there is none. It does not allocate.
+func (p Placement) Limit(name instancetype.ResourceName) instancetype.Amount {
+	if a := p.own[name]; a.IsSet() || !p.completed {
+		return a
+	}
+	return p.typ[name]
+}
+
+// cloneList returns a copy of l, nil when l is empty.
+func cloneList(l instancetype.ResourceList) instancetype.ResourceList {
+	if len(l) == 0 {
+		return nil
+	}
+	out := make(instancetype.ResourceList, len(l))
 	for name, a := range l {
-		if a.IsValid() {
-			q, _ := a.Quantity()
-			out[K(name)] = q.ToResource()
-		}
+		out[name] = a
 	}
 	return out
 }

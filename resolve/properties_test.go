@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/selector"
 )
 
@@ -80,7 +81,7 @@ func cmp(a, b instancetype.Amount) int {
 // does not provide, nor a request above its effective limit.
 func propLimitsWithinType(t *rapid.T) {
 	s := drawScenario(t)
-	p, errs := Resolve(s.catalog, s.w, s.extension, nil)
+	p, errs := Resolve(s.catalog, s.w, nil, Options{NodeSelector: s.extension})
 	if len(errs) > 0 {
 		return
 	}
@@ -89,11 +90,11 @@ func propLimitsWithinType(t *rapid.T) {
 		t.Fatalf("Resolve succeeded with unknown instance type %q", p.InstanceType)
 	}
 	typeLimits := it.Spec.Resources.Limits
-	for name, l := range p.Limits {
+	for name, l := range p.Limits() {
 		tl, set := typeLimits[name]
 		switch {
-		case !l.IsValid():
-		case tl.IsValid():
+		case !rules.Usable(name, l):
+		case rules.Usable(name, tl):
 			if cmp(l, tl) > 0 {
 				t.Fatalf("limit %s=%s above the type's %s", name, l, tl)
 			}
@@ -103,16 +104,41 @@ func propLimitsWithinType(t *rapid.T) {
 			}
 		}
 	}
-	if s.w.Resources == nil {
+	if s.w.Resources == nil || s.w.Kind == Job {
+		return // the type's own resources: their consistency is validate's business
+	}
+	for name, r := range p.Requests() {
+		l := p.Limit(name)
+		if rules.Usable(name, r) && rules.Usable(name, l) && cmp(r, l) > 0 {
+			t.Fatalf("request %s=%s above the limit %s", name, r, l)
+		}
+	}
+}
+
+// propLimitsComplete: the effective limits of a deployment with a resources section are
+// its own, completed from the instance type's: they hold every limit the type sets, and
+// the section's own where it sets one.
+func propLimitsComplete(t *rapid.T) {
+	s := drawScenario(t)
+	if s.w.Resources == nil || s.w.Kind == Job {
 		return
 	}
-	for name, r := range p.Requests {
-		l := p.Limits[name]
-		if !l.IsSet() {
-			l = typeLimits[name]
+	p, _ := Resolve(s.catalog, s.w, nil, Options{NodeSelector: s.extension})
+	it, ok := s.catalog.Get(p.InstanceType)
+	if !ok {
+		return
+	}
+	limits := p.Limits()
+	for name, tl := range it.Spec.Resources.Limits {
+		if own := s.w.Resources.Limits[name]; own.IsSet() {
+			if limits[name] != own {
+				t.Fatalf("limit %s = %q; want the section's own %q", name, limits[name], own)
+			}
+		} else if limits[name] != tl {
+			t.Fatalf("limit %s = %q; want the type's %q", name, limits[name], tl)
 		}
-		if r.IsValid() && l.IsValid() && cmp(r, l) > 0 {
-			t.Fatalf("request %s=%s above the limit %s", name, r, l)
+		if limits[name] != p.Limit(name) {
+			t.Fatalf("Limits()[%s] = %q but Limit(%s) = %q", name, limits[name], name, p.Limit(name))
 		}
 	}
 }
@@ -121,12 +147,12 @@ func propLimitsWithinType(t *rapid.T) {
 // effective limit, is reported at its field.
 func propErrorsAreJustified(t *rapid.T) {
 	s := drawScenario(t)
-	_, errs := Resolve(s.catalog, s.w, s.extension, nil)
+	_, errs := Resolve(s.catalog, s.w, nil, Options{NodeSelector: s.extension})
 	it, ok := s.catalog.Get(s.w.InstanceType)
 	if s.w.InstanceType == "" {
 		it, ok = s.catalog.Get(instancetype.DefaultName)
 	}
-	if !ok || s.w.Resources == nil || len(s.w.Resources.Limits) == 0 {
+	if !ok || s.w.Resources == nil || s.w.Kind == Job || len(s.w.Resources.Limits) == 0 {
 		return
 	}
 	reported := map[string]bool{}
@@ -135,7 +161,7 @@ func propErrorsAreJustified(t *rapid.T) {
 	}
 	for name, l := range s.w.Resources.Limits {
 		tl := it.Spec.Resources.Limits[name]
-		if l.IsValid() && tl.IsValid() && cmp(l, tl) > 0 && !reported["resources.limits["+string(name)+"]"] {
+		if rules.Usable(name, l) && rules.Usable(name, tl) && cmp(l, tl) > 0 && !reported["resources.limits["+string(name)+"]"] {
 			t.Fatalf("limit %s=%s above the type's %s not reported: %v", name, l, tl, errs)
 		}
 	}
@@ -146,9 +172,9 @@ func propErrorsAreJustified(t *rapid.T) {
 // type's.
 func propSelectorContainsExtension(t *rapid.T) {
 	s := drawScenario(t)
-	p, errs := Resolve(s.catalog, s.w, s.extension, nil)
-	if !selector.IsSubset(s.extension, p.NodeSelector) {
-		t.Fatalf("selector %v does not contain the extension's %v", p.NodeSelector, s.extension)
+	p, errs := Resolve(s.catalog, s.w, nil, Options{NodeSelector: s.extension})
+	if !selector.IsSubset(s.extension, p.NodeSelector()) {
+		t.Fatalf("selector %v does not contain the extension's %v", p.NodeSelector(), s.extension)
 	}
 	if len(errs) > 0 {
 		return
@@ -159,8 +185,8 @@ func propSelectorContainsExtension(t *rapid.T) {
 		union = map[string]string{}
 	}
 	maps.Copy(union, it.Spec.NodeSelector)
-	if !maps.Equal(union, p.NodeSelector) {
-		t.Fatalf("selector %v; want the union %v", p.NodeSelector, union)
+	if !maps.Equal(union, p.NodeSelector()) {
+		t.Fatalf("selector %v; want the union %v", p.NodeSelector(), union)
 	}
 }
 
@@ -169,13 +195,13 @@ func propSelectorContainsExtension(t *rapid.T) {
 func propNoSectionGetsTheType(t *rapid.T) {
 	s := drawScenario(t)
 	s.w.Resources = nil
-	p, errs := Resolve(s.catalog, s.w, s.extension, nil)
+	p, errs := Resolve(s.catalog, s.w, nil, Options{NodeSelector: s.extension})
 	it, ok := s.catalog.Get(p.InstanceType)
 	if !ok {
 		return
 	}
-	if !maps.Equal(p.Requests, it.Spec.Resources.Requests) || !maps.Equal(p.Limits, it.Spec.Resources.Limits) {
-		t.Fatalf("resources %s / %s; want the type's %s / %s", listText(p.Requests), listText(p.Limits),
+	if !maps.Equal(p.Requests(), it.Spec.Resources.Requests) || !maps.Equal(p.Limits(), it.Spec.Resources.Limits) {
+		t.Fatalf("resources %s / %s; want the type's %s / %s", listText(p.Requests()), listText(p.Limits()),
 			listText(it.Spec.Resources.Requests), listText(it.Spec.Resources.Limits))
 	}
 	for _, e := range errs {
@@ -187,6 +213,7 @@ func propNoSectionGetsTheType(t *rapid.T) {
 
 func TestPropLimitsWithinType(t *testing.T)          { rapid.Check(t, propLimitsWithinType) }
 func TestPropErrorsAreJustified(t *testing.T)        { rapid.Check(t, propErrorsAreJustified) }
+func TestPropLimitsComplete(t *testing.T)            { rapid.Check(t, propLimitsComplete) }
 func TestPropSelectorContainsExtension(t *testing.T) { rapid.Check(t, propSelectorContainsExtension) }
 func TestPropNoSectionGetsTheType(t *testing.T)      { rapid.Check(t, propNoSectionGetsTheType) }
 

@@ -3,79 +3,87 @@ package resolve
 import (
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/selector"
 )
 
+// Options are the settings of the cluster that resolution depends on.
+type Options struct {
+	// NodeSelector is the extension's own nodeSelector, which applies to every instance type
+	// (R7). Nil means the extension has none.
+	NodeSelector map[string]string
+}
+
 // Resolve returns the placement of the workload w in the catalog c (nil for the built-in
-// default alone), given extension, the extension's own nodeSelector (nil for none), by
-// the rules in the package documentation.
+// default alone), by the rules in the package documentation. opts.NodeSelector is the
+// extension's own nodeSelector.
 //
-// fldPath is the root of the workload's document (nil for a whole document); errors are
-// reported below it, at instance_type (resources.instance_type for a job) and at
+// fldPath is the root of the workload in its document (nil for a whole document); errors
+// are reported below it, at instance_type (resources.instance_type for a job) and at
 // resources.limits[NAME] and resources.requests[NAME]. On errors the placement is still
-// filled in as far as it can be, as the package documentation details. A nil w is taken
-// as the zero Workload.
+// filled in as far as it can be, as the package documentation details. A nil w is taken as
+// the zero Workload.
 //
-// Resolve does not modify its arguments, and the placement shares their maps. It costs
-// the same whatever the size of c, and allocates nothing on success but the merged
-// selector map, when both selectors are non-empty and neither holds the other.
-func Resolve(c *Catalog, w *Workload, extension map[string]string, fldPath *field.Path) (Placement, field.ErrorList) {
+// Resolve does not modify its arguments. It costs the same whatever the size of c and
+// allocates nothing on success. The user-supplied text its errors repeat is cut to 256
+// bytes, so that no error grows with hostile input.
+func Resolve(c *Catalog, w *Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
 	if w == nil {
 		w = &Workload{}
 	}
-	p := Placement{Kind: w.Kind, Name: w.Name, InstanceType: w.InstanceType}
+	p := Placement{Kind: w.Kind, Name: w.Name, InstanceType: w.InstanceType, ext: opts.NodeSelector}
 	if p.InstanceType == "" {
 		p.InstanceType = instancetype.DefaultName
 	}
 	var errs field.ErrorList
 	it, ok := c.Get(p.InstanceType)
 	if !ok {
-		nf := c.notFound(p.InstanceType)
-		e := field.NotFound(w.InstanceTypePath(fldPath), p.InstanceType)
-		e.Detail = nf.Detail()
+		e := field.NotFound(w.InstanceTypePath(fldPath), clip.String(p.InstanceType))
+		e.Detail = c.orBuiltin().notFoundDetail(p.InstanceType)
 		errs = append(errs, e)
-		p.NodeSelector = extension
 	} else {
+		p.Found = true
 		p.BuiltIn = it == builtinDefault
-		sel, err := selector.Merge(extension, it.Spec.NodeSelector)
-		if err != nil {
+		if selector.Compatible(opts.NodeSelector, it.Spec.NodeSelector) {
+			p.sel = it.Spec.NodeSelector
+		} else {
+			_, err := selector.Merge(opts.NodeSelector, it.Spec.NodeSelector)
 			errs = append(errs, conflictErrors(err, p.InstanceType, w.InstanceTypePath(fldPath))...)
-			sel = extension
 		}
-		p.NodeSelector = sel
 	}
 
-	if w.Resources == nil {
-		if it != nil {
-			p.Requests, p.Limits = it.Spec.Resources.Requests, it.Spec.Resources.Limits
-		}
+	var typ instancetype.ResourceRequirements
+	if it != nil {
+		typ = it.Spec.Resources
+	}
+	if w.Resources == nil || w.Kind == Job {
+		// Jobs take their resources from the instance type; so does a deployment without a
+		// resources section.
+		p.requests, p.own = typ.Requests, typ.Limits
 		return p, errs
 	}
 	own := w.Resources
-	p.Requests, p.Limits = own.Requests, own.Limits
-	ownLimits := len(own.Limits) > 0
-	if !ownLimits && it != nil {
-		p.Limits = it.Spec.Resources.Limits
-	}
-	var typeLimits instancetype.ResourceList
-	if it != nil {
-		typeLimits = it.Spec.Resources.Limits
-	}
+	p.requests, p.own, p.typ, p.completed = own.Requests, own.Limits, typ.Limits, true
 	n := len(errs)
-	if ownLimits && it != nil {
-		errs = checkLimits(errs, own.Limits, typeLimits, p.InstanceType, w, fldPath)
+	if it != nil {
+		errs = checkLimits(errs, own.Limits, typ.Limits, p.InstanceType, w, fldPath)
 	}
-	errs = checkRequests(errs, own.Requests, own.Limits, typeLimits, ownLimits, p.InstanceType, w, fldPath)
+	errs = checkRequests(errs, &p, w, fldPath)
 	if len(errs)-n > 1 {
 		sortErrors(errs[n:])
 	}
 	return p, errs
+}
+
+// Resolve is [Resolve] in the catalog c.
+func (c *Catalog) Resolve(w *Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
+	return Resolve(c, w, fldPath, opts)
 }
 
 // conflictErrors returns an error at path for each key on which the extension's selector
@@ -83,16 +91,23 @@ func Resolve(c *Catalog, w *Workload, extension map[string]string, fldPath *fiel
 func conflictErrors(err error, name string, path *field.Path) field.ErrorList {
 	var ce *selector.ConflictError
 	if !errors.As(err, &ce) { // not expected from selector.Merge; report it whole
-		return field.ErrorList{field.Invalid(path, name, err.Error())}
+		return field.ErrorList{field.Invalid(path, clip.String(name), clip.String(errString(err)))}
 	}
 	errs := make(field.ErrorList, 0, len(ce.Conflicts))
 	for _, c := range ce.Conflicts {
-		errs = append(errs, field.Invalid(path, name,
-			"instance type "+strconv.Quote(name)+" sets "+c.Key+"="+c.B+
-				" but the extension's nodeSelector sets "+c.Key+"="+c.A+
+		errs = append(errs, field.Invalid(path, clip.String(name),
+			"instance type "+clip.Quote(name)+" sets "+clip.String(c.Key)+"="+clip.String(c.B)+
+				" but the extension's nodeSelector sets "+clip.String(c.Key)+"="+clip.String(c.A)+
 				"; no node can match both"))
 	}
 	return errs
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "the node selectors conflict"
+	}
+	return err.Error()
 }
 
 // standardResources are checked by direct lookup, in this order, before any other
@@ -104,102 +119,79 @@ func isStandard(name instancetype.ResourceName) bool {
 	return name == instancetype.ResourceCPU || name == instancetype.ResourceMemory
 }
 
-// checkLimits appends an error for each limit of a deployment's own limits that exceeds
-// the limit of its instance type, or asks for an extended resource the type lacks.
-func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList, typeName string,
-	w *Workload, root *field.Path) field.ErrorList {
+// each calls fn for every entry of l, cpu and memory first, without iterating l when they
+// are all it holds.
+func each(l instancetype.ResourceList, fn func(instancetype.ResourceName, instancetype.Amount)) {
 	found := 0
 	for _, name := range standardResources {
-		if l, ok := own[name]; ok {
+		if a, ok := l[name]; ok {
 			found++
-			errs = checkLimit(errs, name, l, typeLimits[name], typeName, w, root)
+			fn(name, a)
 		}
 	}
-	if len(own) > found {
-		for name, l := range own {
+	if len(l) > found {
+		for name, a := range l {
 			if !isStandard(name) {
-				errs = checkLimit(errs, name, l, typeLimits[name], typeName, w, root)
+				fn(name, a)
 			}
 		}
 	}
-	return errs
 }
 
-// checkLimit appends an error if the own limit l of the resource name exceeds the
-// instance type's limit tl, or asks for an extended resource the type lacks.
-func checkLimit(errs field.ErrorList, name instancetype.ResourceName, l, tl instancetype.Amount,
-	typeName string, w *Workload, root *field.Path) field.ErrorList {
-	if !l.IsValid() {
-		return errs
-	}
-	lq, _ := l.Quantity()
-	switch {
-	case tl.IsValid():
-		if tq, _ := tl.Quantity(); lq.Cmp(tq) > 0 {
-			return append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), l.String(),
-				"must be less than or equal to the "+string(name)+" limit of instance type "+
-					strconv.Quote(typeName)+" ("+tl.String()+")"))
+// checkLimits appends an error for each limit of a deployment's own limits that exceeds
+// the limit of its instance type, or asks for an extended resource the type lacks. Only
+// usable amounts take part (rules.Usable): one with a problem of its own is validate's to
+// report, here or in the instance type.
+func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList, typeName string,
+	w *Workload, root *field.Path) field.ErrorList {
+	each(own, func(name instancetype.ResourceName, l instancetype.Amount) {
+		if !rules.Usable(name, l) {
+			return
 		}
-	case !tl.IsSet() && isExtended(name) && lq.Sign() > 0:
-		return append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), l.String(),
-			"instance type "+strconv.Quote(typeName)+" provides no "+string(name)))
-	}
+		lq, _ := l.Quantity()
+		tl := typeLimits[name]
+		switch {
+		case rules.Usable(name, tl):
+			if tq, _ := tl.Quantity(); lq.Cmp(tq) > 0 {
+				errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), clip.String(l.String()),
+					"must be less than or equal to the "+clip.String(string(name))+" limit of instance type "+
+						clip.Quote(typeName)+" ("+clip.String(tl.String())+")"))
+			}
+		case !tl.IsSet() && rules.Classify(name) == rules.Extended && lq.Sign() > 0:
+			errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), clip.String(l.String()),
+				"instance type "+clip.Quote(typeName)+" provides no "+clip.String(string(name))))
+		}
+	})
 	return errs
 }
 
 // checkRequests appends an error for each request of a deployment's own requests that
-// exceeds its cap: the section's own limit of the resource when it has one, else the
-// instance type's (typeLimits, nil when the type is unknown).
-func checkRequests(errs field.ErrorList, requests, own, typeLimits instancetype.ResourceList,
-	ownLimits bool, typeName string, w *Workload, root *field.Path) field.ErrorList {
-	found := 0
-	for _, name := range standardResources {
-		if r, ok := requests[name]; ok {
-			found++
-			errs = checkRequest(errs, name, r, own, typeLimits, ownLimits, typeName, w, root)
+// exceeds its effective limit: the section's own limit of the resource when it sets one,
+// else the instance type's. Only usable amounts take part.
+func checkRequests(errs field.ErrorList, p *Placement, w *Workload, root *field.Path) field.ErrorList {
+	each(p.requests, func(name instancetype.ResourceName, r instancetype.Amount) {
+		if !rules.Usable(name, r) {
+			return
 		}
-	}
-	if len(requests) > found {
-		for name, r := range requests {
-			if !isStandard(name) {
-				errs = checkRequest(errs, name, r, own, typeLimits, ownLimits, typeName, w, root)
-			}
+		limit, ofType := p.own[name], false
+		if !limit.IsSet() {
+			limit, ofType = p.typ[name], true
 		}
-	}
+		if !rules.Usable(name, limit) {
+			return
+		}
+		rq, _ := r.Quantity()
+		if lq, _ := limit.Quantity(); rq.Cmp(lq) <= 0 {
+			return
+		}
+		detail := "must be less than or equal to the " + clip.String(string(name)) + " limit (" + clip.String(limit.String()) + ")"
+		if ofType {
+			detail = "must be less than or equal to the " + clip.String(string(name)) + " limit of instance type " +
+				clip.Quote(p.InstanceType) + " (" + clip.String(limit.String()) + ")"
+		}
+		errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("requests").Key(string(name)), clip.String(r.String()), detail))
+	})
 	return errs
-}
-
-// checkRequest appends an error if the request r of the resource name exceeds its cap.
-func checkRequest(errs field.ErrorList, name instancetype.ResourceName, r instancetype.Amount,
-	own, typeLimits instancetype.ResourceList, ownLimits bool, typeName string,
-	w *Workload, root *field.Path) field.ErrorList {
-	if !r.IsValid() {
-		return errs
-	}
-	limit, ofType := own[name], false
-	if !ownLimits || !limit.IsSet() {
-		limit, ofType = typeLimits[name], true
-	}
-	if !limit.IsValid() {
-		return errs
-	}
-	rq, _ := r.Quantity()
-	if lq, _ := limit.Quantity(); rq.Cmp(lq) <= 0 {
-		return errs
-	}
-	detail := "must be less than or equal to the " + string(name) + " limit (" + limit.String() + ")"
-	if ofType {
-		detail = "must be less than or equal to the " + string(name) + " limit of instance type " +
-			strconv.Quote(typeName) + " (" + limit.String() + ")"
-	}
-	return append(errs, field.Invalid(w.ResourcesPath(root).Child("requests").Key(string(name)), r.String(), detail))
-}
-
-// isExtended reports whether name is an extended resource: a qualified name such as
-// nvidia.com/gpu. Unqualified names other than cpu and memory are invalid; package
-// validate reports them.
-func isExtended(name instancetype.ResourceName) bool {
-	return strings.Contains(string(name), "/")
 }
 
 // sortErrors puts errs, which come from map iterations, in a stable order: by field,

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -125,7 +126,7 @@ var resolveTests = []struct {
 		}},
 		wantType:     "cpusmall",
 		wantRequests: "cpu=0.1,memory=0.2Gi",
-		wantLimits:   "cpu=0.2,memory=0.5Gi",
+		wantLimits:   "cpu=0.2,memory=0.5Gi,nvidia.com/gpu=0",
 	},
 	{
 		name: "own limits equal to the type's",
@@ -135,7 +136,7 @@ var resolveTests = []struct {
 		}},
 		wantType:     "cpusmall",
 		wantRequests: "cpu=1000m,memory=1Gi",
-		wantLimits:   "cpu=1,memory=1024Mi",
+		wantLimits:   "cpu=1,memory=1024Mi,nvidia.com/gpu=0",
 	},
 	{
 		name: "no limits takes the type's as a whole",
@@ -166,7 +167,7 @@ var resolveTests = []struct {
 		}},
 		wantType:     "cpusmall",
 		wantRequests: "cpu=100m,memory=100Mi",
-		wantLimits:   "cpu=4,memory=1Gi",
+		wantLimits:   "cpu=4,memory=1Gi,nvidia.com/gpu=0",
 		wantErrs:     []string{"FieldValueInvalid resources.limits[cpu]"},
 	},
 	{
@@ -206,7 +207,7 @@ var resolveTests = []struct {
 		wantType:     "gpu",
 		wantSelector: sel("pool", "gpu", "accelerator", "nvidia"),
 		wantRequests: "cpu=1,memory=1Gi",
-		wantLimits:   "amd.com/gpu=1,cpu=1,memory=1Gi",
+		wantLimits:   "amd.com/gpu=1,cpu=1,memory=1Gi,nvidia.com/gpu=2",
 		wantErrs:     []string{"FieldValueInvalid resources.limits[amd.com/gpu]"},
 	},
 	{
@@ -297,7 +298,7 @@ var resolveTests = []struct {
 		}},
 		wantType:     "cpusmall",
 		wantRequests: "cpu=2,memory=100Mi",
-		wantLimits:   "memory=1Gi",
+		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=0",
 		wantErrs:     []string{"FieldValueInvalid resources.requests[cpu]"},
 	},
 	{
@@ -308,7 +309,7 @@ var resolveTests = []struct {
 		}},
 		wantType:     "cpusmall",
 		wantRequests: "cpu=3,memory=100Mi",
-		wantLimits:   "cpu=2,memory=1Gi",
+		wantLimits:   "cpu=2,memory=1Gi,nvidia.com/gpu=0",
 		wantErrs:     []string{"FieldValueInvalid resources.limits[cpu]", "FieldValueInvalid resources.requests[cpu]"},
 	},
 	// Invalid and unset amounts are validate's business.
@@ -333,7 +334,7 @@ var resolveTests = []struct {
 		}},
 		wantType:     "cpusmall",
 		wantRequests: "cpu=4,memory=100Mi",
-		wantLimits:   "cpu=lots,memory=1Gi",
+		wantLimits:   "cpu=lots,memory=1Gi,nvidia.com/gpu=0",
 	},
 	{
 		name: "unqualified unknown resources are not said to be missing",
@@ -353,7 +354,7 @@ var resolveTests = []struct {
 		}},
 		wantType:    instancetype.DefaultName,
 		wantBuiltIn: true,
-		wantLimits:  "cpu=1",
+		wantLimits:  "cpu=1,memory=2Gi",
 	},
 	// Selectors (R7).
 	{
@@ -403,7 +404,7 @@ var resolveTests = []struct {
 		wantType:     "gpu",
 		wantSelector: sel("pool", "cpu", "accelerator", "amd", "zone", "west"),
 		wantRequests: "cpu=1,memory=1Gi",
-		wantLimits:   "cpu=16,memory=1Gi",
+		wantLimits:   "cpu=16,memory=1Gi,nvidia.com/gpu=2",
 		wantErrs: []string{
 			"FieldValueInvalid instance_type",
 			"FieldValueInvalid instance_type",
@@ -431,7 +432,7 @@ func TestResolve(t *testing.T) {
 			if tt.catalog != nil {
 				c = NewCatalog(tt.catalog...)
 			}
-			p, errs := Resolve(c, tt.w, tt.extension, tt.root)
+			p, errs := Resolve(c, tt.w, tt.root, Options{NodeSelector: tt.extension})
 			if got := errText(errs); !slices.Equal(got, tt.wantErrs) {
 				t.Errorf("Resolve errors = %q; want %q\n%v", got, tt.wantErrs, errs)
 			}
@@ -446,13 +447,13 @@ func TestResolve(t *testing.T) {
 				t.Errorf("Resolve instance type = %q (built-in %v); want %q (built-in %v)",
 					p.InstanceType, p.BuiltIn, tt.wantType, tt.wantBuiltIn)
 			}
-			if !maps.Equal(p.NodeSelector, tt.wantSelector) {
-				t.Errorf("Resolve selector = %v; want %v", p.NodeSelector, tt.wantSelector)
+			if !maps.Equal(p.NodeSelector(), tt.wantSelector) {
+				t.Errorf("Resolve selector = %v; want %v", p.NodeSelector(), tt.wantSelector)
 			}
-			if got := listText(p.Requests); got != tt.wantRequests {
+			if got := listText(p.Requests()); got != tt.wantRequests {
 				t.Errorf("Resolve requests = %s; want %s", got, tt.wantRequests)
 			}
-			if got := listText(p.Limits); got != tt.wantLimits {
+			if got := listText(p.Limits()); got != tt.wantLimits {
 				t.Errorf("Resolve limits = %s; want %s", got, tt.wantLimits)
 			}
 		})
@@ -501,7 +502,7 @@ func TestResolveDetails(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		_, errs := Resolve(c, tt.w, tt.extension, nil)
+		_, errs := Resolve(c, tt.w, nil, Options{NodeSelector: tt.extension})
 		var got []string
 		for _, e := range errs {
 			got = append(got, e.Error())
@@ -512,47 +513,80 @@ func TestResolveDetails(t *testing.T) {
 	}
 }
 
-// TestResolveShares checks that Resolve hands out the very maps it was given rather than
-// copies, and modifies none of its arguments.
-func TestResolveShares(t *testing.T) {
+// TestPlacementHandsOutCopies checks that the maps a placement hands out are the caller's:
+// writing them changes neither the workload, nor the extension's selector, nor the catalog.
+func TestPlacementHandsOutCopies(t *testing.T) {
 	it := myInstanceType()
 	c := NewCatalog(it)
 	ext := sel("mylabel", "mylabelvalue")
 	w := &Workload{Kind: Deployment, InstanceType: it.Name, Resources: &instancetype.ResourceRequirements{
 		Requests: rl("cpu", "1"),
 	}}
-	p, errs := Resolve(c, w, ext, nil)
+	p, errs := Resolve(c, w, nil, Options{NodeSelector: ext})
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
-	same := func(a, b instancetype.ResourceList) bool {
-		a["probe"] = instancetype.Amount{}
-		defer delete(a, "probe")
-		_, ok := b["probe"]
-		return ok
+	p.NodeSelector()["probe"] = "x"
+	p.Requests()["probe"] = instancetype.Amount{}
+	p.Limits()["probe"] = instancetype.Amount{}
+	for _, m := range []map[string]string{ext, it.Spec.NodeSelector} {
+		if _, ok := m["probe"]; ok {
+			t.Errorf("writing NodeSelector() changed %v", m)
+		}
 	}
-	if !same(p.Requests, w.Resources.Requests) || !same(p.Limits, it.Spec.Resources.Limits) {
-		t.Error("Resolve copied a resource list")
+	for _, l := range []instancetype.ResourceList{w.Resources.Requests, it.Spec.Resources.Limits, it.Spec.Resources.Requests} {
+		if _, ok := l["probe"]; ok {
+			t.Errorf("writing Requests() or Limits() changed %v", listText(l))
+		}
 	}
 	if len(ext) != 1 || len(it.Spec.NodeSelector) != 1 || len(w.Resources.Limits) != 0 {
 		t.Error("Resolve modified its arguments")
 	}
+	if got := p.NodeSelector(); len(got) != 1 || got["mylabel"] != "mylabelvalue" {
+		t.Errorf("NodeSelector() = %v", got)
+	}
+	if !p.Matches(map[string]string{"mylabel": "mylabelvalue", "other": "x"}) || p.Matches(map[string]string{"other": "x"}) {
+		t.Errorf("Matches disagrees with NodeSelector() %v", p.NodeSelector())
+	}
 }
 
-func TestResourceList(t *testing.T) {
-	type name string
-	l := rl("cpu", "0.1", "memory", "0.2Gi", "nvidia.com/gpu", "<null>", "bad", "2Gx")
-	got := ResourceList[name](l)
-	if len(got) != 2 {
-		t.Fatalf("ResourceList(%s) = %v; want cpu and memory only", listText(l), got)
+// TestResolveErrorsStayShort feeds Resolve and Store.Resolve megabytes of text in every
+// place an error can repeat it: the errors must stay short.
+func TestResolveErrorsStayShort(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	hugeQuantity := strings.Repeat("0", 1<<20) + "1" // a valid quantity: 1
+	var types []*instancetype.InstanceType
+	for i := range 20 {
+		it := myInstanceType()
+		it.Name = fmt.Sprintf("%s-%d", huge[:100_000], i)
+		it.Spec.NodeSelector = map[string]string{huge[:63]: huge}
+		types = append(types, it)
 	}
-	for n, want := range map[name]string{"cpu": "100m", "memory": "214748364800m"} {
-		q := got[n]
-		if s := q.String(); s != want {
-			t.Errorf("ResourceList(...)[%s] = %s; want %s", n, s, want)
+	store := NewStore(types...)
+	conflict := Options{NodeSelector: map[string]string{huge[:63]: "other-" + huge}}
+	const limit = 8 << 10
+	check := func(what string, errs field.ErrorList) {
+		t.Helper()
+		if len(errs) == 0 {
+			t.Errorf("%s: no error", what)
+		}
+		for _, e := range errs {
+			if n := len(e.Error()); n > limit {
+				t.Errorf("%s: an error of %d bytes: %.200s...", what, n, e.Error())
+			}
 		}
 	}
-	if got := ResourceList[name](rl("cpu", "<null>")); got != nil {
-		t.Errorf("ResourceList(unset) = %v; want nil", got)
+	_, errs := store.Resolve(&Workload{Kind: Deployment, InstanceType: huge}, nil, Options{})
+	check("unknown 1 MB name among long names", errs)
+	_, errs = store.Resolve(&Workload{Kind: Deployment, InstanceType: types[3].Name}, nil, conflict)
+	check("conflicting 1 MB selector values", errs)
+	_, errs = store.Resolve(&Workload{Kind: Deployment, InstanceType: types[3].Name, Resources: &instancetype.ResourceRequirements{
+		Requests: rl("cpu", "100"+hugeQuantity[len(hugeQuantity)-10:]),
+		Limits:   rl("cpu", hugeQuantity+"0000", "memory", hugeQuantity+"000000000000"),
+	}}, nil, Options{})
+	check("limits of 1 MB of digits above the type's", errs)
+	c := NewCatalog(types...)
+	if _, err := c.Lookup(huge); err == nil || len(err.Error()) > limit {
+		t.Errorf("Lookup(1 MB): an error of %d bytes", len(err.Error()))
 	}
 }

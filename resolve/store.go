@@ -52,10 +52,11 @@ func (s *Store) Catalog() *Catalog {
 	return builtinCatalog
 }
 
-// Resolve resolves w against the current snapshot: Resolve(s.Catalog(), w, extension,
-// fldPath).
-func (s *Store) Resolve(w *Workload, extension map[string]string, fldPath *field.Path) (Placement, field.ErrorList) {
-	return Resolve(s.Catalog(), w, extension, fldPath)
+// Resolve resolves w against the current snapshot: Resolve(s.Catalog(), w, fldPath, opts).
+// Like Resolve, it allocates nothing on success, and its errors stay short whatever the
+// input.
+func (s *Store) Resolve(w *Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
+	return Resolve(s.Catalog(), w, fldPath, opts)
 }
 
 // Set adds the instance type it, or replaces the one of the same name. A custom

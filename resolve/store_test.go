@@ -84,7 +84,7 @@ func TestZeroStore(t *testing.T) {
 	if c := s.Catalog(); c == nil || c.Len() != 1 || !c.IsBuiltIn(instancetype.DefaultName) {
 		t.Fatal("zero Store: Catalog() is not the built-in default alone")
 	}
-	p, errs := s.Resolve(&Workload{Kind: Job}, nil, nil)
+	p, errs := s.Resolve(&Workload{Kind: Job}, nil, Options{})
 	if len(errs) != 0 || p.InstanceType != instancetype.DefaultName || !p.BuiltIn {
 		t.Fatalf("zero Store: Resolve = %+v, %v", p, errs)
 	}
@@ -198,11 +198,11 @@ func TestStoreConcurrent(t *testing.T) {
 						}
 					}
 				}
-				p, errs := s.Resolve(&Workload{Kind: Job, InstanceType: name}, ext, nil)
-				if len(errs) == 0 && (p.NodeSelector["zone"] != "west" || p.NodeSelector["gen"] == "") {
-					t.Errorf("Resolve(%s) selector = %v", name, p.NodeSelector)
+				p, errs := s.Resolve(&Workload{Kind: Job, InstanceType: name}, nil, Options{NodeSelector: ext})
+				if len(errs) == 0 && (p.NodeSelector()["zone"] != "west" || p.NodeSelector()["gen"] == "") {
+					t.Errorf("Resolve(%s) selector = %v", name, p.NodeSelector())
 				}
-				if _, errs := s.Resolve(&Workload{Kind: Deployment}, ext, nil); len(errs) != 0 {
+				if _, errs := s.Resolve(&Workload{Kind: Deployment}, nil, Options{NodeSelector: ext}); len(errs) != 0 {
 					t.Errorf("Resolve(default) = %v", errs)
 				}
 			}

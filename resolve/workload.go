@@ -29,8 +29,8 @@ type Workload struct {
 	// InstanceType is the instance type the workload names; "" means none, so
 	// instancetype.DefaultName applies.
 	InstanceType string
-	// Resources is a deployment's own resources section, nil when it has none. Jobs have
-	// none.
+	// Resources is a deployment's own resources section, nil when it has none. A job has
+	// none: it gets its instance type's resources, and Resolve ignores Resources for one.
 	Resources *instancetype.ResourceRequirements
 	// MLflow reports an MLflow model deployment (model.type: mlflow_model), which needs
 	// requests of at least 2 cpu and 4G of memory.

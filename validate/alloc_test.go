@@ -79,10 +79,10 @@ func TestWorkloadAllocs(t *testing.T) {
 		{"mlflow deployment", &resolve.Workload{Kind: resolve.Deployment, InstanceType: "mlflow", MLflow: true}},
 		{"job on the default", &resolve.Workload{Kind: resolve.Job}},
 	} {
-		if errs := validate.Workload(tc.w, testCatalog, nil, validate.Options{}); errs != nil {
+		if errs := validate.Workload(testCatalog, tc.w, nil, validate.Options{}); errs != nil {
 			t.Fatalf("%s: Workload = %v; want nil", tc.name, errs)
 		}
-		if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.Workload(tc.w, testCatalog, nil, validate.Options{}) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.Workload(testCatalog, tc.w, nil, validate.Options{}) }); n != 0 {
 			t.Errorf("%s: Workload makes %v allocations per run; want 0", tc.name, n)
 		}
 	}

@@ -192,14 +192,14 @@ func BenchmarkWorkload(b *testing.B) {
 	b.Run("validate", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkErrs = validate.Workload(w, testCatalog, nil, validate.Options{})
+			sinkErrs = validate.Workload(testCatalog, w, nil, validate.Options{})
 		}
 	})
 	b.Run("mlflow-on-type/validate", func(b *testing.B) {
 		w := &resolve.Workload{Kind: resolve.Deployment, InstanceType: "mlflow", MLflow: true}
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkErrs = validate.Workload(w, testCatalog, nil, validate.Options{})
+			sinkErrs = validate.Workload(testCatalog, w, nil, validate.Options{})
 		}
 	})
 	b.Run("apimachinery", func(b *testing.B) {

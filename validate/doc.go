@@ -19,7 +19,8 @@
 //	rule  what                                          error type    path
 //	R1    name missing                                  Required      metadata.name
 //	R1    name not a DNS-1123 subdomain, or > 253 bytes Invalid       metadata.name
-//	R1    name already given to another instance type   Duplicate     metadata.name (of the later ones)
+//	R1    name given again by a later instance type     Duplicate     metadata.name (of every one but the
+//	      (the last definition is the one in effect)                  last, which is in effect)
 //	      metadata label key or value invalid           Invalid       metadata.labels[KEY]
 //	R2    cpu or memory request or limit missing, null  Required      spec.resources.requests[cpu] ...
 //	R2    ... written as ""                             Invalid       spec.resources.limits[memory] ...
@@ -47,7 +48,8 @@
 // # Deployments and jobs
 //
 // [Workload] checks a deployment or a job against a catalog of instance types
-// (resolve.Catalog). Paths are below the document's root:
+// (resolve.Catalog); [Resolve] does the same and returns the placement too, so that a
+// caller who needs both resolves once. Paths are below the document's root:
 //
 //	rule  what                                          error type    path
 //	R8    cpu or memory request missing, null           Required      resources.requests[cpu|memory]
@@ -57,7 +59,10 @@
 //	R8    extended resource not a whole number, or < 0  Invalid       resources.limits[nvidia.com/gpu]
 //	R8    extended resource in requests                 Forbidden     resources.requests[nvidia.com/gpu]
 //	      resource names, as for instance types         NotSupported  resources.limits[NAME] ...
+//	R6    instance type name not an object name, or an  Invalid       instance_type (job: resources.instance_type)
+//	      Azure VM size (Standard_DS3_v2)
 //	R6    instance type not in the catalog              NotFound      instance_type (job: resources.instance_type)
+//	      (not with Options.NamesUnchecked)
 //	R7    selector conflicts with the extension's       Invalid       instance_type
 //	R9    limit above the instance type's               Invalid       resources.limits[NAME]
 //	R9    GPU the instance type does not provide        Invalid       resources.limits[NAME]
@@ -66,12 +71,16 @@
 //	R10   MLflow: the instance type's requests are      Invalid       instance_type (naming the type)
 //	      (no resources section) below those minimums
 //
-// The R6, R7 and R9 findings are those of resolve.Resolve, which Workload calls; an amount
-// that already has a finding of its own takes part in no comparison, so one mistake makes
-// one finding. "A GPU asked for" is any extended resource set to something other than
+// The R6 (not found), R7 and R9 findings are those of resolve.Resolve, which Workload
+// calls: both entry points give the same answer. An amount that has a finding of its own —
+// in the workload or in its instance type (a cpu limit of 0, a GPU limit of 1.5) — takes
+// part in no comparison, so one mistake makes one finding. A deployment's effective
+// limits are its own completed from its instance type's (see package resolve). "A GPU asked for" is any extended resource set to something other than
 // null or 0. The MLflow minimums apply to the effective requests: the deployment's own, or
 // else its instance type's — so an MLflow deployment on the built-in default fails.
-// A job has no resources section: only its instance type must exist.
+// A job has no resources section of its own (its resources come from its instance type;
+// resolve.Resolve ignores a job's Workload.Resources too): only its instance type must
+// exist.
 //
 // # Messages and cost
 //

@@ -68,9 +68,9 @@ func ExampleInstanceTypes() {
 	}
 	// Output:
 	// types.yaml:1: 0 findings
-	// list.yaml:5: 0 findings
-	// list.yaml:14: 1 findings
-	// items[1].metadata.name: Duplicate value: "cpusmall": instance type names must be unique; this name is already defined at list.yaml:5 (items[0]): rename one of them
+	// list.yaml:5: 1 findings
+	// items[0].metadata.name: Duplicate value: "cpusmall": instance type names must be unique; this definition is not in effect: the one at list.yaml:14 (items[1]) replaces it, as the last one applied wins: rename or remove one of them
+	// list.yaml:14: 0 findings
 }
 
 // Deployments are checked against the catalog of instance types: here an MLflow model
@@ -86,7 +86,7 @@ func ExampleWorkload() {
 		}},
 	})
 	mlflow := &resolve.Workload{Kind: resolve.Deployment, Name: "blue", MLflow: true}
-	for _, err := range validate.Workload(mlflow, catalog, nil, validate.Options{}) {
+	for _, err := range validate.Workload(catalog, mlflow, nil, validate.Options{}) {
 		fmt.Println(err)
 	}
 	green := &resolve.Workload{
@@ -96,7 +96,7 @@ func ExampleWorkload() {
 			Limits:   instancetype.ResourceList{"nvidia.com/gpu": instancetype.ParseAmount("1")},
 		},
 	}
-	for _, err := range validate.Workload(green, catalog, nil, validate.Options{}) {
+	for _, err := range validate.Workload(catalog, green, nil, validate.Options{}) {
 		fmt.Println(err)
 	}
 	// Output:
@@ -128,7 +128,7 @@ func ExampleInstanceTypeList() {
 		fmt.Println(err)
 	}
 	// Output:
+	// items[0].metadata.name: Duplicate value: "cpusmall": instance type names must be unique; this definition is not in effect: the one at items[1] replaces it, as the last one applied wins: rename or remove one of them
 	// items[0].spec.resources.limits[nvidia.com/gpu]: Invalid value: "0.5": must be a whole number, such as 1
-	// items[1].metadata.name: Duplicate value: "cpusmall": instance type names must be unique; this name is already defined at items[0]: rename one of them
 	// items[1].spec.resources.limits[nvidia.com/gpu]: Invalid value: "0.5": must be a whole number, such as 1
 }

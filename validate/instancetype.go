@@ -17,6 +17,10 @@ type Options struct {
 	// StrictSubset applies the literal rule of the source document: every key and value of
 	// an instance type's nodeSelector must also be in the extension's NodeSelector.
 	StrictSubset bool
+	// NamesUnchecked says that the catalog a workload is checked against is not the
+	// cluster's (none was given): an instance type name it lacks is then not reported, and
+	// only a name that cannot be an instance type's at all is.
+	NamesUnchecked bool
 }
 
 // InstanceType validates one instance type against rules R1–R4 and R7, and returns every

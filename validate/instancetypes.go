@@ -23,23 +23,27 @@ type Source struct {
 // each as [InstanceType] does, and their names unique across all of them (R1). It returns
 // one list of findings per source, aligned with srcs (nil for a valid one).
 //
-// The first instance type of a name is the definition; each later one of the same name
-// gets a field.Duplicate error at its metadata.name whose detail says where the first one
-// is. A custom instance type named defaultinstancetype overrides the built-in one (R5) and
-// is not a duplicate of it; two custom ones of that name are duplicates.
+// When several instance types share a name, the last one is the definition in effect, as
+// kubectl apply leaves the cluster after applying them in order; each earlier one gets a
+// field.Duplicate error at its metadata.name whose detail says where the one in effect is.
+// A custom instance type named defaultinstancetype overrides the built-in one (R5) and is
+// not a duplicate of it; two custom ones of that name are duplicates.
 func InstanceTypes(srcs []Source, opts Options) []field.ErrorList {
 	out := make([]field.ErrorList, len(srcs))
-	first := make(map[string]int, len(srcs))
+	last := make(map[string]int, len(srcs))
+	for i, src := range srcs {
+		if it := src.InstanceType; it != nil && it.Name != "" {
+			last[it.Name] = i
+		}
+	}
 	for i, src := range srcs {
 		var errs field.ErrorList
 		if it := src.InstanceType; it != nil && it.Name != "" {
-			if j, seen := first[it.Name]; seen {
+			if j := last[it.Name]; j != i {
 				e := field.Duplicate(src.Path.Child("metadata", "name"), clip.String(it.Name))
-				e.Detail = "instance type names must be unique; this name is already defined at " +
-					where(srcs[j]) + ": rename one of them"
+				e.Detail = "instance type names must be unique; this definition is not in effect: the one at " +
+					where(srcs[j]) + " replaces it, as the last one applied wins: rename or remove one of them"
 				errs = append(errs, e)
-			} else {
-				first[it.Name] = i
 			}
 		}
 		out[i] = append(errs, InstanceType(src.InstanceType, src.Path, opts)...)

@@ -39,7 +39,7 @@ func TestInstanceTypes(t *testing.T) {
 				{InstanceType: named("gpu"), Origin: "a.yaml:1"},
 				{InstanceType: named("gpu"), Origin: "b.yaml:1"},
 			},
-			want: [][]finding{nil, {duplicate("metadata.name")}},
+			want: [][]finding{{duplicate("metadata.name")}, nil}, // the last is in effect
 		},
 		{
 			name: "same name three times in a list",
@@ -49,12 +49,12 @@ func TestInstanceTypes(t *testing.T) {
 				{InstanceType: named("gpu"), Path: items.Index(2)},
 				{InstanceType: named("gpu"), Path: items.Index(3)},
 			},
-			want: [][]finding{nil, nil, {duplicate("items[2].metadata.name")}, {duplicate("items[3].metadata.name")}},
+			want: [][]finding{{duplicate("items[0].metadata.name")}, nil, {duplicate("items[2].metadata.name")}, nil},
 		},
 		{
 			name: "two custom defaultinstancetypes",
 			srcs: []validate.Source{{InstanceType: named("defaultinstancetype")}, {InstanceType: named("defaultinstancetype")}},
-			want: [][]finding{nil, {duplicate("metadata.name")}},
+			want: [][]finding{{duplicate("metadata.name")}, nil},
 		},
 		{
 			name: "duplicate and invalid",
@@ -62,7 +62,7 @@ func TestInstanceTypes(t *testing.T) {
 				{InstanceType: named("Gpu")},
 				{InstanceType: named("Gpu"), Path: items.Index(0)},
 			},
-			want: [][]finding{{invalid("metadata.name")}, {duplicate("items[0].metadata.name"), invalid("items[0].metadata.name")}},
+			want: [][]finding{{duplicate("metadata.name"), invalid("metadata.name")}, {invalid("items[0].metadata.name")}},
 		},
 		{
 			name: "missing names are not duplicates",
@@ -90,15 +90,16 @@ func TestInstanceTypes(t *testing.T) {
 	}
 }
 
-// The detail of a duplicate says where the first definition is.
+// The detail of a duplicate says where the definition in effect, the last, is.
 func TestInstanceTypesDuplicateDetail(t *testing.T) {
 	srcs := []validate.Source{
 		{InstanceType: named("gpu"), Origin: "a.yaml:3"},
 		{InstanceType: named("gpu"), Origin: "b.yaml:9", Path: field.NewPath("items").Index(4)},
 	}
-	errs := validate.InstanceTypes(srcs, validate.Options{})[1]
-	if len(errs) != 1 || errs[0].BadValue != "gpu" || !strings.Contains(errs[0].Detail, "a.yaml:3") {
-		t.Errorf("InstanceTypes: %v; want a duplicate of gpu naming a.yaml:3", errs)
+	errs := validate.InstanceTypes(srcs, validate.Options{})[0]
+	if len(errs) != 1 || errs[0].BadValue != "gpu" || !strings.Contains(errs[0].Detail, "b.yaml:9 (items[4])") ||
+		!strings.Contains(errs[0].Detail, "not in effect") {
+		t.Errorf("InstanceTypes: %v; want a duplicate of gpu naming b.yaml:9 (items[4]) as the one in effect", errs)
 	}
 }
 
@@ -106,7 +107,7 @@ func TestInstanceTypeList(t *testing.T) {
 	list := &instancetype.InstanceTypeList{Items: []instancetype.InstanceType{*named("a"), *named("b"), *named("a")}}
 	list.Items[1].Spec.Resources.Limits["gpu"] = amount("1")
 	got := findings(validate.InstanceTypeList(list, nil, validate.Options{}))
-	want := []finding{notSupported("items[1].spec.resources.limits[gpu]"), duplicate("items[2].metadata.name")}
+	want := []finding{duplicate("items[0].metadata.name"), notSupported("items[1].spec.resources.limits[gpu]")}
 	if !equalFindings(got, want) {
 		t.Errorf("InstanceTypeList = %v; want %v", got, want)
 	}

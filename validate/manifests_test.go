@@ -60,7 +60,7 @@ func validateFiles(t *testing.T, pattern string) map[string][]manifest.Finding {
 	for _, f := range files {
 		for _, d := range f.Documents {
 			if d.Workload != nil {
-				for _, x := range d.Locate(validate.Workload(d.Workload, catalog, nil, validate.Options{})) {
+				for _, x := range d.Locate(validate.Workload(catalog, d.Workload, nil, validate.Options{})) {
 					found[x.File] = append(found[x.File], x)
 				}
 			}

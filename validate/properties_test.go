@@ -367,8 +367,8 @@ func checkArbitraryWorkload(t *rapid.T) {
 		w.Resources = &instancetype.ResourceRequirements{Limits: genAnyList.Draw(t, "limits"), Requests: genAnyList.Draw(t, "requests")}
 	}
 	opts := validate.Options{NodeSelector: genAnyMap.Draw(t, "extension")}
-	first := validate.Workload(w, c, nil, opts)
-	again := validate.Workload(w, c, nil, opts)
+	first := validate.Workload(c, w, nil, opts)
+	again := validate.Workload(c, w, nil, opts)
 	if !slices.EqualFunc(first, again, func(a, b *field.Error) bool { return *a == *b }) {
 		t.Fatalf("Workload is not deterministic:\n%v\n%v", first, again)
 	}

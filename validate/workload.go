@@ -14,42 +14,48 @@ import (
 
 // Workload validates a deployment or a job against the catalog c of instance types (nil
 // for the built-in default alone) and returns every finding, sorted by field. fldPath is
-// the root of the workload's document (nil for a whole document).
+// the root of the workload in its document (nil for a whole document). It is [Resolve]
+// without the placement.
 //
-// For a deployment it checks its own resources section, when it has one (R8); then the
-// instance type it names, its node selector and its resources against that type, as
-// [resolve.Resolve] does (R6, R7, R9); then, for an MLflow model deployment, the effective
-// requests against the MLflow minimums (R10). A job has no resources section: only its
-// instance type must exist. opts.NodeSelector is the extension's node selector;
-// opts.StrictSubset does not apply to workloads. The package documentation lists the rules.
+// A valid workload yields nil without allocating.
+func Workload(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts Options) field.ErrorList {
+	_, errs := Resolve(c, w, fldPath, opts)
+	return errs
+}
+
+// Resolve resolves the workload w in the catalog c, as resolve.Resolve does, and validates
+// it: it returns the placement and every finding, sorted by field, so that a caller who
+// needs both resolves once. fldPath is the root of the workload in its document (nil for a
+// whole document).
 //
-// A valid workload yields nil without allocating, unless its instance type's node selector
-// and the extension's must be merged into a new map (see resolve.Resolve).
-func Workload(w *resolve.Workload, c *resolve.Catalog, fldPath *field.Path, opts Options) field.ErrorList {
+// For a deployment it checks its own resources section, when it has one (R8); for any
+// workload, that the instance type it names can be the name of one; then that type, its
+// node selector and the section's resources against it, as resolve.Resolve does (R6, R7,
+// R9); then, for an MLflow model deployment, the effective requests against the MLflow
+// minimums (R10). A job has no resources section: only its instance type must exist.
+// opts.NodeSelector is the extension's node selector; with opts.NamesUnchecked a name
+// the catalog lacks is not reported; opts.StrictSubset does not apply to workloads. The
+// package documentation lists the rules.
+//
+// A valid workload yields nil errors without allocating.
+func Resolve(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts Options) (resolve.Placement, field.ErrorList) {
 	if w == nil {
-		return field.ErrorList{field.Required(fldPath, "a deployment or job is required")}
+		return resolve.Placement{}, field.ErrorList{field.Required(fldPath, "a deployment or job is required")}
 	}
 	var errs field.ErrorList
-	if w.Kind == resolve.Job && w.Resources != nil {
-		job := *w // jobs carry no resources section: resolve the instance type alone
-		job.Resources = nil
-		w = &job
-	}
-	if w.Resources != nil {
+	if w.Resources != nil && w.Kind != resolve.Job {
 		errs = validateResources(w.Resources, at{fldPath, pathLimits}, at{fldPath, pathRequests}, ownerDeployment, errs)
-		if len(errs) > 0 {
-			// Resolve compares every valid amount. Give it only those that passed the rules
-			// above, so that a limit of 0 does not also bring "request must be less than or
-			// equal to the cpu limit (0)": one mistake, one finding.
-			sound := *w
-			sound.Resources = soundResources(w.Resources)
-			w = &sound
-		}
 	}
-	p, rerrs := resolve.Resolve(c, w, opts.NodeSelector, fldPath)
+	badName := w.InstanceType != "" && !validObjectName(w.InstanceType)
+	if badName {
+		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(w.InstanceType), instanceTypeNameDetail(w.InstanceType)))
+	}
+	p, rerrs := resolve.Resolve(c, w, fldPath, resolve.Options{NodeSelector: opts.NodeSelector})
 	for _, e := range rerrs {
-		if s, ok := e.BadValue.(string); ok {
-			e.BadValue = clip.String(s)
+		// A name that cannot be an instance type's has its finding already; a name the
+		// catalog lacks is no finding when the catalog is known to be incomplete.
+		if e.Type == field.ErrorTypeNotFound && (badName || opts.NamesUnchecked) {
+			continue
 		}
 		errs = append(errs, e)
 	}
@@ -60,7 +66,27 @@ func Workload(w *resolve.Workload, c *resolve.Catalog, fldPath *field.Path, opts
 		// Stable, so that findings at one field keep the order the rules gave them.
 		slices.SortStableFunc(errs, func(a, b *field.Error) int { return strings.Compare(a.Field, b.Field) })
 	}
-	return errs
+	return p, errs
+}
+
+// instanceTypeNameDetail explains why name, written in a workload's instance_type, cannot
+// name an InstanceType.
+func instanceTypeNameDetail(name string) string {
+	if isVMSize(name) {
+		return clip.Quote(name) + " is an Azure VM size, which managed online deployments and serverless jobs use; " +
+			"on Kubernetes, instance_type names an InstanceType of the cluster (kubectl get instancetypes), such as \"defaultinstancetype\""
+	}
+	return "must name an InstanceType: " + objectNameDetail(name)
+}
+
+// isVMSize reports a name in the form of an Azure VM size: Standard_DS3_v2, Basic_A1.
+func isVMSize(name string) bool {
+	for _, tier := range [...]string{"Standard_", "Basic_"} {
+		if len(name) > len(tier) && strings.EqualFold(name[:len(tier)], tier) {
+			return true
+		}
+	}
+	return false
 }
 
 // The MLflow minimums (R10), as written in findings.
@@ -78,8 +104,11 @@ var mlflowMinimums = [...]struct {
 // section (reported there), else its instance type's (reported at instance_type).
 // Requests that are missing or invalid are reported by other rules and not here.
 func validateMLflow(w *resolve.Workload, p *resolve.Placement, fldPath *field.Path, errs field.ErrorList) field.ErrorList {
+	if !p.Found && w.Resources == nil {
+		return errs // no requests to judge: the instance type's finding says why
+	}
 	for _, m := range mlflowMinimums {
-		a := p.Requests[m.name]
+		a := p.Request(m.name)
 		q, err := a.Quantity()
 		if err != nil || q.Cmp(m.min) >= 0 {
 			continue
@@ -99,25 +128,4 @@ func validateMLflow(w *resolve.Workload, p *resolve.Placement, fldPath *field.Pa
 				"; choose an instance type that requests more, or set resources.requests."+string(m.name)))
 	}
 	return errs
-}
-
-// soundResources returns a copy of r without the entries that have findings of their own.
-func soundResources(r *instancetype.ResourceRequirements) *instancetype.ResourceRequirements {
-	return &instancetype.ResourceRequirements{
-		Limits:   soundList(r.Limits, r.Requests, false),
-		Requests: soundList(r.Requests, r.Limits, true),
-	}
-}
-
-func soundList(list, other instancetype.ResourceList, isRequests bool) instancetype.ResourceList {
-	if list == nil {
-		return nil
-	}
-	out := make(instancetype.ResourceList, len(list))
-	for name, a := range list {
-		if validateEntry(name, a, other, isRequests, at{}, ownerDeployment, nil) == nil {
-			out[name] = a
-		}
-	}
-	return out
 }

@@ -1,6 +1,8 @@
 package validate_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,6 +148,18 @@ var workloadTests = []struct {
 		want: []finding{invalid(wRequests + "[memory]")}},
 	{name: "gpu the type lacks", change: wInstanceType("mlflow"), want: []finding{invalid(wLimits + "[nvidia.com/gpu]")}},
 	{name: "job on an unknown type", change: wChain(wJob, wInstanceType("nope")), want: []finding{notFound("resources.instance_type")}},
+	{name: "job with a deployment's resources above its type's: ignored, as resolve ignores them", change: func(w *resolve.Workload) {
+		w.Kind = resolve.Job
+		w.Resources.Limits["cpu"] = amount("64")
+	}},
+
+	// The name of the instance type.
+	{name: "an Azure VM size", change: wInstanceType("Standard_DS3_v2"), want: []finding{invalid("instance_type")}},
+	{name: "a job on an Azure VM size", change: wChain(wJob, wInstanceType("Standard_E4s_v3")), want: []finding{invalid("resources.instance_type")}},
+	{name: "no object name", change: wInstanceType("My Type"), want: []finding{invalid("instance_type")}},
+	{name: "unknown name, catalog incomplete", opts: validate.Options{NamesUnchecked: true}, change: wInstanceType("custom")},
+	{name: "VM size, catalog incomplete", opts: validate.Options{NamesUnchecked: true}, change: wInstanceType("Standard_F2s_v2"),
+		want: []finding{invalid("instance_type")}},
 
 	// R10: MLflow.
 	{name: "mlflow with small requests", change: wMLflow,
@@ -178,7 +192,7 @@ func TestWorkload(t *testing.T) {
 			for _, f := range tc.want {
 				want = append(want, finding{f.Type, prefix + f.Field})
 			}
-			errs := validate.Workload(w, testCatalog, root, tc.opts)
+			errs := validate.Workload(testCatalog, w, root, tc.opts)
 			if got := findings(errs); !equalFindings(got, want) {
 				t.Errorf("%s: Workload(w, c, %v, %+v) = %v; want %v\n%v", tc.name, root, tc.opts, got, want, errs)
 			}
@@ -197,7 +211,7 @@ func TestWorkloadNil(t *testing.T) {
 	}
 	// A nil catalog is the built-in default alone.
 	w := &resolve.Workload{Kind: resolve.Deployment, InstanceType: "gpu"}
-	if got, want := findings(validate.Workload(w, nil, nil, validate.Options{})), []finding{notFound("instance_type")}; !equalFindings(got, want) {
+	if got, want := findings(validate.Workload(nil, w, nil, validate.Options{})), []finding{notFound("instance_type")}; !equalFindings(got, want) {
 		t.Errorf("Workload(gpu, nil catalog) = %v; want %v", got, want)
 	}
 }
@@ -205,7 +219,7 @@ func TestWorkloadNil(t *testing.T) {
 // The MLflow finding on an instance type names it and says where the value came from.
 func TestWorkloadMLflowDetail(t *testing.T) {
 	w := &resolve.Workload{Kind: resolve.Deployment, MLflow: true}
-	errs := validate.Workload(w, testCatalog, nil, validate.Options{})
+	errs := validate.Workload(testCatalog, w, nil, validate.Options{})
 	if len(errs) != 2 {
 		t.Fatalf("Workload(mlflow on default) = %v; want 2 findings", errs)
 	}
@@ -214,4 +228,66 @@ func TestWorkloadMLflowDetail(t *testing.T) {
 			t.Errorf("finding %v does not name the default instance type", e)
 		}
 	}
+}
+
+// The name-form finding says what an Azure VM size is and what to write instead.
+func TestWorkloadVMSizeDetail(t *testing.T) {
+	w := &resolve.Workload{Kind: resolve.Deployment, InstanceType: "Standard_DS3_v2"}
+	errs := validate.Workload(testCatalog, w, nil, validate.Options{})
+	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "Azure VM size") || !strings.Contains(errs[0].Detail, "InstanceType") {
+		t.Errorf("Workload(Standard_DS3_v2) = %v; want one finding explaining VM sizes", errs)
+	}
+}
+
+// TestWorkloadAgreesWithResolve checks the two entry points: every finding resolve.Resolve
+// gives for a table case, validate.Workload gives too (but a name that cannot be an
+// instance type's, reported once, by validate), and the placements are the same.
+func TestWorkloadAgreesWithResolve(t *testing.T) {
+	for _, tc := range workloadTests {
+		w := gpuDeployment()
+		tc.change(w)
+		vp, verrs := validate.Resolve(testCatalog, w, nil, tc.opts)
+		rp, rerrs := resolve.Resolve(testCatalog, w, nil, resolve.Options{NodeSelector: tc.opts.NodeSelector})
+		got := map[finding]bool{}
+		for _, f := range findings(verrs) {
+			got[f] = true
+		}
+		for _, f := range findings(rerrs) {
+			if !got[f] && !(f.Type == field.ErrorTypeNotFound && (tc.opts.NamesUnchecked || got[finding{field.ErrorTypeInvalid, f.Field}])) {
+				t.Errorf("%s: resolve.Resolve reports %v, validate.Workload does not: %v", tc.name, f, verrs)
+			}
+		}
+		if vp.InstanceType != rp.InstanceType || listString(vp.Limits()) != listString(rp.Limits()) ||
+			listString(vp.Requests()) != listString(rp.Requests()) || fmt.Sprint(vp.NodeSelector()) != fmt.Sprint(rp.NodeSelector()) {
+			t.Errorf("%s: validate.Resolve and resolve.Resolve give different placements", tc.name)
+		}
+	}
+}
+
+// One mistake, one finding: an amount of the instance type that has a finding of its own
+// is no cap for a workload, so the workload gets no second finding for it.
+func TestWorkloadIgnoresBadCaps(t *testing.T) {
+	bad := seedType()
+	bad.Name = "bad"
+	bad.Spec.Resources.Limits["cpu"] = amount("0")
+	bad.Spec.Resources.Limits["nvidia.com/gpu"] = amount("1.5")
+	if errs := validate.InstanceType(bad, nil, validate.Options{}); len(errs) < 2 {
+		t.Fatalf("the bad type has %v; want findings for its cpu and gpu limits", errs)
+	}
+	c := resolve.NewCatalog(bad)
+	w := gpuDeployment()
+	w.InstanceType = "bad"
+	w.Resources.Limits["nvidia.com/gpu"] = amount("2")
+	if errs := validate.Workload(c, w, nil, validate.Options{}); len(errs) != 0 {
+		t.Errorf("Workload on a type with bad limits = %v; want none: the type's own findings say it", errs)
+	}
+}
+
+func listString(l instancetype.ResourceList) string {
+	keys := make([]string, 0, len(l))
+	for k, v := range l {
+		keys = append(keys, string(k)+"="+v.String())
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ",")
 }

@@ -123,7 +123,7 @@ func check(files []*manifest.File, opts validate.Options) *report {
 	for _, f := range files {
 		for _, d := range f.Documents {
 			if d.Workload != nil {
-				addValidation(d, validate.Workload(d.Workload, r.catalog, nil, opts))
+				addValidation(d, validate.Workload(r.catalog, d.Workload, nil, opts))
 			}
 		}
 	}
@@ -143,7 +143,7 @@ func (r *report) resolveAll(extension map[string]string) {
 	for _, f := range r.files {
 		for _, d := range f.Documents {
 			if d.Workload != nil {
-				p, _ := resolve.Resolve(r.catalog, d.Workload, extension, nil)
+				p, _ := resolve.Resolve(r.catalog, d.Workload, nil, resolve.Options{NodeSelector: extension})
 				r.placements = append(r.placements, placement{doc: d, Placement: p})
 			}
 		}

@@ -81,8 +81,8 @@ func (w writer) json(r *report) error {
 		for _, p := range r.placements {
 			ps = append(ps, jsonPlacement{
 				File: p.doc.File, Line: p.doc.Line, Kind: string(p.doc.Workload.Kind), Name: p.doc.Workload.Name,
-				InstanceType: p.InstanceType, NodeSelector: nonNil(p.NodeSelector),
-				Resources: jsonResources{Requests: canonical(p.Requests), Limits: canonical(p.Limits)},
+				InstanceType: p.InstanceType, NodeSelector: nonNil(p.NodeSelector()),
+				Resources: jsonResources{Requests: canonical(p.Requests()), Limits: canonical(p.Limits())},
 			})
 		}
 		out = struct {
@@ -199,7 +199,7 @@ func (w writer) placementTable(r *report) error {
 		}
 		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			p.doc.File, p.doc.Line, kind, dash(p.doc.Workload.Name), dash(p.InstanceType),
-			pairs(p.NodeSelector), resourcePairs(p.Requests), resourcePairs(p.Limits))
+			pairs(p.NodeSelector()), resourcePairs(p.Requests()), resourcePairs(p.Limits()))
 	}
 	return tw.Flush()
 }

@@ -91,7 +91,7 @@ func run(w io.Writer) error {
 	fmt.Fprintln(tw, "WORKLOAD\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS")
 	catalog := store.Catalog()
 	for _, wl := range workloads {
-		p, errs := resolve.Resolve(catalog, wl.Workload, nil, nil)
+		p, errs := resolve.Resolve(catalog, wl.Workload, nil, resolve.Options{})
 		if len(errs) > 0 {
 			return fmt.Errorf("%s: %v", wl.label, errs.ToAggregate())
 		}
@@ -99,7 +99,7 @@ func run(w io.Writer) error {
 		if p.BuiltIn {
 			name += " (built-in)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", wl.label, name, selector(p.NodeSelector), resources(p.Requests), resources(p.Limits))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", wl.label, name, selector(p.NodeSelector()), resources(p.Requests()), resources(p.Limits()))
 	}
 	return tw.Flush()
 }
@@ -128,7 +128,7 @@ func work(store *resolve.Store, workloads []workload) error {
 	for range rounds {
 		catalog := store.Catalog()
 		for _, wl := range workloads {
-			if _, errs := resolve.Resolve(catalog, wl.Workload, nil, nil); len(errs) > 0 {
+			if _, errs := resolve.Resolve(catalog, wl.Workload, nil, resolve.Options{}); len(errs) > 0 {
 				return fmt.Errorf("%s: %v", wl.label, errs.ToAggregate())
 			}
 		}

@@ -129,7 +129,7 @@ func check(files []*manifest.File, opts validate.Options) []manifest.Finding {
 	for _, f := range files {
 		for _, d := range f.Documents {
 			if d.Workload != nil {
-				addValidation(d, validate.Workload(d.Workload, catalog, nil, opts))
+				addValidation(d, validate.Workload(catalog, d.Workload, nil, opts))
 			}
 		}
 	}

@@ -42,8 +42,8 @@ func TestSeedClean(t *testing.T) {
 	}
 }
 
-// An instance type defined again in another input is a duplicate, reported at the second
-// definition with the place of the first.
+// An instance type defined again in another input is a duplicate, reported at the first
+// definition, which is not in effect, with the place of the last, which is.
 func TestDuplicateAcrossInputs(t *testing.T) {
 	again := fstest.MapFS{"again.yaml": {Data: []byte(`apiVersion: amlarc.azureml.com/v1alpha1
 kind: InstanceType
@@ -58,7 +58,7 @@ spec:
 	if err := lint(&out, validate.Options{}, examples.Manifests, again); err != nil {
 		t.Fatalf("lint: %v", err)
 	}
-	want := `again.yaml:4: metadata.name: Duplicate value: "cpusmall": instance type names must be unique; this name is already defined at my_instance_type_list.yaml:5 (items[0]): rename one of them
+	want := `my_instance_type_list.yaml:5: items[0].metadata.name: Duplicate value: "cpusmall": instance type names must be unique; this definition is not in effect: the one at again.yaml:4 replaces it, as the last one applied wins: rename or remove one of them
 1 problem in 1 file; 6 files, 6 documents checked
 `
 	if got := out.String(); got != want {

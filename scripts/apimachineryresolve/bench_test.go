@@ -2,6 +2,7 @@ package apimachineryresolve
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +39,8 @@ type refPlacement struct {
 
 // refResolve is resolve.Resolve written with apimachinery: R6 (the type exists, default
 // when none is named), R7 (selectors do not conflict; their union), R9 (limits within the
-// type's; requests within the effective limits).
+// type's; requests within the effective limits, the deployment's own completed from the
+// type's).
 func refResolve(catalog map[string]*refType, w *refWorkload, extension map[string]string, fldPath *field.Path) (refPlacement, field.ErrorList) {
 	name := w.instanceType
 	if name == "" {
@@ -62,8 +64,14 @@ func refResolve(catalog map[string]*refType, w *refWorkload, extension map[strin
 		p.requests, p.limits = t.requests, t.limits
 		return p, errs
 	}
-	if len(w.limits) == 0 {
-		p.limits = t.limits
+	for res := range t.limits {
+		if _, ok := w.limits[res]; !ok {
+			// The deployment's limits, completed from the type's.
+			p.limits = make(map[string]resource.Quantity, len(t.limits)+len(w.limits))
+			maps.Copy(p.limits, t.limits)
+			maps.Copy(p.limits, w.limits)
+			break
+		}
 	}
 	for res, l := range w.limits {
 		tl, ok := t.limits[res]
@@ -186,7 +194,7 @@ func BenchmarkResolve(b *testing.B) {
 			b.Run(mode.name+"/impl=resolve", func(b *testing.B) {
 				b.ReportAllocs()
 				for i := 0; b.Loop(); i++ {
-					sinkPlacement, sinkErrs = resolve.Resolve(c, ws[i%len(ws)], mode.ext, nil)
+					sinkPlacement, sinkErrs = resolve.Resolve(c, ws[i%len(ws)], nil, resolve.Options{NodeSelector: mode.ext})
 				}
 			})
 			b.Run(mode.name+"/impl=apimachinery", func(b *testing.B) {
@@ -203,7 +211,7 @@ func BenchmarkResolve(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			var p resolve.Placement
 			for i := 0; pb.Next(); i++ {
-				p, _ = store.Resolve(ws[i%len(ws)], nil, nil)
+				p, _ = store.Resolve(ws[i%len(ws)], nil, resolve.Options{})
 			}
 			_ = p
 		})
@@ -235,12 +243,12 @@ func TestSameOutcome(t *testing.T) {
 		&refWorkload{instanceType: "nope"}, &refWorkload{})
 	for _, ext := range []map[string]string{nil, {"zone": "west"}, {"pool": "p1"}, {"pool": "other"}} {
 		for i := range ws {
-			p, errs := resolve.Resolve(c, ws[i], ext, nil)
+			p, errs := resolve.Resolve(c, ws[i], nil, resolve.Options{NodeSelector: ext})
 			rp, rerrs := refResolve(m, rws[i], ext, nil)
-			if p.InstanceType != rp.instanceType || labels.Set(p.NodeSelector).String() != labels.Set(rp.nodeSelector).String() ||
-				len(p.Requests) != len(rp.requests) || len(p.Limits) != len(rp.limits) {
+			if p.InstanceType != rp.instanceType || labels.Set(p.NodeSelector()).String() != labels.Set(rp.nodeSelector).String() ||
+				len(p.Requests()) != len(rp.requests) || len(p.Limits()) != len(rp.limits) {
 				t.Errorf("workload %d, extension %v: resolve gives %v %v %d %d, apimachinery %v %v %d %d", i, ext,
-					p.InstanceType, p.NodeSelector, len(p.Requests), len(p.Limits), rp.instanceType, rp.nodeSelector, len(rp.requests), len(rp.limits))
+					p.InstanceType, p.NodeSelector(), len(p.Requests()), len(p.Limits()), rp.instanceType, rp.nodeSelector, len(rp.requests), len(rp.limits))
 			}
 			if fields(errs) != fields(rerrs) {
 				t.Errorf("workload %d, extension %v: resolve finds %s; apimachinery %s", i, ext, fields(errs), fields(rerrs))
