@@ -15,7 +15,7 @@ const maxNanoDigits = 28
 // the point skipped, and L its number of digits. With frac digits after the point the
 // value is D×10^(exp−frac)×2^shift: in units of 10^-9, D×2^shift/10^k with
 // k = frac−exp−9. So the last k digits of D (T) lie below 10^-9 and the first m = L−k
-// (H) at or above it, and the rounded value is
+// (H) at or above it (when k ≤ 0, T is empty and H is D×10^−k), and the rounded value is
 //
 //	H×2^shift + ⌈T×2^shift/10^k⌉   units of 10^-9.
 //
