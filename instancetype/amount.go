@@ -2,6 +2,7 @@ package instancetype
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -90,39 +91,79 @@ func (a Amount) Quantity() (quantity.Quantity, error) {
 // String returns the text of a as written, or "" for an unset amount.
 func (a Amount) String() string { return a.text }
 
-// MarshalJSON encodes a valid or invalid amount as a JSON string of its text, as written,
-// and an unset one as null.
+// MarshalJSON encodes an unset amount as null and any other as a JSON string of its text,
+// escaped as encoding/json escapes strings, so the result is valid JSON whatever the text
+// holds: control characters, quotes and backslashes are escaped, and each byte that is not
+// part of valid UTF-8 is written as U+FFFD, as encoding/json writes it. [Amount.UnmarshalJSON]
+// gives back the same text for every text that is valid UTF-8; invalid UTF-8, never a
+// quantity, comes back with U+FFFD in its place, still an invalid amount.
 func (a Amount) MarshalJSON() ([]byte, error) {
 	if a.state == amountUnset {
 		return []byte("null"), nil
 	}
-	return strconv.AppendQuote(make([]byte, 0, len(a.text)+2), a.text), nil
+	if plainJSON(a.text) { // the common case: nothing to escape
+		b := make([]byte, 0, len(a.text)+2)
+		b = append(b, '"')
+		b = append(b, a.text...)
+		return append(b, '"'), nil
+	}
+	return json.Marshal(a.text)
 }
 
-// UnmarshalJSON decodes a JSON string or number, as Kubernetes accepts quantities, keeping
-// its text; null leaves the amount unset. Text that is not a quantity is kept as an invalid
-// amount, not an error, so that validation can report it at its field path. Any other JSON
-// value (true, an object, an array) is an error.
+// UnmarshalJSON decodes a JSON string or number, as Kubernetes accepts quantities, by the
+// policy of [quantity.Quantity.UnmarshalJSON]: a string is read by JSON's rules (its escapes
+// decoded: "\u0031" is "1"), white space around it is trimmed for the quantity (" 1" is 1,
+// as Kubernetes reads it, though [ParseAmount] refuses it, as quantity.Parse does), and a
+// number is read as written. The amount keeps the decoded text, untrimmed, as its text; null
+// leaves it unset. Text that is not a quantity is kept as an invalid amount, not an error,
+// so that validation can report it at its field path. Anything that is not a JSON string,
+// number or null (true, an object, an array, malformed JSON) is an error.
 func (a *Amount) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
+	b = bytes.TrimSpace(b) // JSON white space around the value, for callers other than encoding/json
+	var text string
 	switch {
-	case len(b) == 0:
-		return errors.New("instancetype: empty resource value")
 	case string(b) == "null":
 		*a = Amount{}
 		return nil
-	case b[0] == '"':
-		s, err := strconv.Unquote(string(b))
-		if err != nil {
+	case len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && plainJSON(string(b[1:len(b)-1])):
+		text = string(b[1 : len(b)-1])
+	case len(b) > 0 && b[0] == '"':
+		if err := json.Unmarshal(b, &text); err != nil {
 			return fmt.Errorf("instancetype: resource value: %w", err)
 		}
-		*a = ParseAmount(s)
-		return nil
-	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
-		*a = ParseAmount(string(b))
+	case len(b) > 0 && (b[0] == '-' || '0' <= b[0] && b[0] <= '9') && json.Valid(b):
+		text = string(b)
+	default:
+		return fmt.Errorf("instancetype: resource value must be a string or a number, not %s", clipJSON(b))
+	}
+	var q quantity.Quantity
+	if err := q.UnmarshalJSON(b); err != nil {
+		*a = Amount{text: text, state: amountInvalid}
 		return nil
 	}
-	return fmt.Errorf("instancetype: resource value must be a string or a number, not %.20s", b)
+	*a = Amount{text: text, q: q, state: amountValid}
+	return nil
+}
+
+// plainJSON reports whether s holds only printable ASCII other than the quote, the
+// backslash and the three characters encoding/json escapes for HTML (<, >, &): then a JSON
+// string holding s is s between quotes, as encoding/json writes and reads it.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// clipJSON returns the start of a JSON value for an error message, quoted.
+func clipJSON(b []byte) string {
+	const n = 20
+	if len(b) > n {
+		return strconv.Quote(string(b[:n])) + "..."
+	}
+	return strconv.Quote(string(b))
 }
 
 // DeepCopyInto copies a into out. Amounts hold no references, so this is an assignment.

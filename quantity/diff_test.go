@@ -1,6 +1,8 @@
 package quantity
 
 import (
+	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,8 +101,53 @@ var oddCases = []string{
 	"1.5e-8", "922337203685477580.7", "-922337203685477580.7",
 }
 
+// longCases have more than 19 significant digits: apimachinery takes them on its
+// arbitrary-precision path and rounds them up to a multiple of 10^-9 exactly, and so do
+// we; only a rounded value that does not fit an int64 significand, or exceeds 2^63−1 in
+// magnitude, is refused.
+var longCases = []string{
+	// the example: 50.10679935660691460504 × 1024 is 51309.36254116548…
+	"050.10679935660691460504Ki", "50.10679935660691460504Ki", "-050.10679935660691460504Ki",
+	// binary suffixes on 20 and more digits: rounding, exact, carries
+	"1.0000000000000000001Ki", "1.00000000000000000001Ki", "0.5000000000000000000001Ki",
+	"1.00000000000000000000Ki", "0.99999999999999999999Ki", "0.9999999999999999999999999Ei",
+	"1023.99999999999999999999Ki", "0.0009765624999999999999Ki", "0.00097656250000000000001Ki",
+	"12345678901234567890.123456789Ki", "1234567890123.4567890123456789Mi",
+	"0.1234567890123456789012345678901234567890Gi", "7.99999999999999999999999999Ei",
+	"0.000000000000000000000000000000000000001Ei", "0.00000000000000000000000000000000000001Ki",
+	// digits of 5^28 (20 digits) and 5^60 (42): times 2^10 or 2^60 they end in zeros
+	"37252902984619140625Ki", "0.37252902984619140625Ki", "3.7252902984619140625e-10Ki",
+	"867361737988403547205962240695953369140625e-42Ei",
+	"0.867361737988403547205962240695953369140625Ei",
+	// (2^63−1)/2^n exactly is 2^63−1, accepted; a digit more is above it, refused
+	"9007199254740991.9990234375Ki", "9007199254740991.99902343750001Ki",
+	"9007199254740991.9990234374Ki", "8796093022207.99999904632568359375Mi",
+	"8796093022207.999999046325683593750000001Mi", "8589934591.999999999068677425384521484375Gi",
+	"8388607.9999999999990905052982270717620849609375Ti",
+	"8191.99999999999999911182158029987476766109466552734375Pi",
+	"7.999999999999999999132638262011596452794037759304046630859375Ei",
+	"7.999999999999999999132638262011596452794037759304046630859376Ei",
+	"-7.999999999999999999132638262011596452794037759304046630859375Ei",
+	// decimal suffixes and exponents
+	"1.00000000000000000001", "1.0000000000000000000000000000001k", "123456789.0123456789012m",
+	"1234567890.1234567890123u", "0.00000000000000000000012345678901234567890123G",
+	"9223372036.8547758070000000001", "9223372036.854775806999999999999", "9.223372036854775807000000000001E",
+	"99999999999999999999e-11", "99999999999999999999e-12", "12345678901234567890123e-14",
+	"1.2345678901234567890123e+5", "12345678901234567890e-1", "1234567890123456789012345678e-28",
+	"0.00000000000000000000000000000000000000000000000000000001e40",
+	"100000000000000000000000000000000000000000000000000000000e-60",
+	// leading zeros, many of them, and many fraction digits
+	"0000000000000000000000000000001.0000000000000000000000000000001",
+	"000000000000000000000000000000000000.000000000000000000000000001234567890123456789012",
+	"0.99999999999999999999999999999999999999999999999999999999999999999999",
+	"-0.00000000000000000000000000000000000000000000000000000000000000000001",
+	"9999999999.9999999999999999999999", "-9999999999.9999999999999999999999Ki",
+	// out of range: 20 significant digits after rounding, or beyond 2^63−1
+	"12345678901.2345678901", "300000000000Ei", "295147905179352825856.1Ki", "1.00000000000000000000001E",
+}
+
 func TestParseMatchesApimachinery(t *testing.T) {
-	for _, list := range [][]string{apimachineryCases, oddCases} {
+	for _, list := range [][]string{apimachineryCases, oddCases, longCases} {
 		for _, s := range list {
 			for _, in := range []string{s, "-" + s, "+" + s} {
 				if err := diffOne(in); err != nil {
@@ -143,6 +190,69 @@ var genQuantityText = rapid.Custom(func(t *rapid.T) string {
 	}
 	return b.String()
 })
+
+// fivePowers are the digits of 5^20 to 5^60: times a power of two they end in zeros,
+// so a binary suffix can make many digits exact.
+var fivePowers = func() []string {
+	var out []string
+	p := new(big.Int).Exp(big.NewInt(5), big.NewInt(20), nil)
+	for range 41 {
+		out = append(out, p.String())
+		p.Mul(p, big.NewInt(5))
+	}
+	return out
+}()
+
+// genLongText draws numbers with more than 19 significant digits, which apimachinery
+// takes on its arbitrary-precision path: leading zeros, runs of 9s (carries) and 0s,
+// digits of powers of five, the point anywhere, every suffix, exponents that move the
+// 10^-9 boundary through the digits, and both signs.
+var genLongText = rapid.Custom(func(t *rapid.T) string {
+	var digits strings.Builder
+	digits.WriteString(strings.Repeat("0", rapid.IntRange(0, 3).Draw(t, "leadingZeros")))
+	for digits.Len() < 20 || rapid.IntRange(0, 2).Draw(t, "more") > 0 {
+		switch rapid.IntRange(0, 3).Draw(t, "chunk") {
+		case 0:
+			digits.WriteString(rapid.StringOfN(rapid.SampledFrom([]rune("0123456789")), 1, 20, -1).Draw(t, "random"))
+		case 1:
+			digits.WriteString(strings.Repeat("9", rapid.IntRange(1, 30).Draw(t, "nines")))
+		case 2:
+			digits.WriteString(strings.Repeat("0", rapid.IntRange(1, 30).Draw(t, "zeros")))
+		case 3:
+			digits.WriteString(rapid.SampledFrom(fivePowers).Draw(t, "fivePower"))
+		}
+	}
+	d := digits.String()
+	var b strings.Builder
+	b.WriteString(rapid.SampledFrom([]string{"", "-", "+"}).Draw(t, "sign"))
+	p := rapid.IntRange(-1, len(d)).Draw(t, "point")
+	if p > 12 && rapid.Bool().Draw(t, "early") { // most values in range have few whole digits
+		p %= 13
+	}
+	if p >= 0 {
+		d = d[:p] + "." + d[p:]
+	}
+	b.WriteString(d)
+	if rapid.Bool().Draw(t, "exponent") {
+		b.WriteString(rapid.SampledFrom([]string{"e", "E"}).Draw(t, "e"))
+		b.WriteString(rapid.SampledFrom([]string{"", "+", "-"}).Draw(t, "expSign"))
+		b.WriteString(strconv.Itoa(rapid.IntRange(0, 80).Draw(t, "exp")))
+	} else {
+		b.WriteString(rapid.SampledFrom([]string{
+			"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
+		}).Draw(t, "suffix"))
+	}
+	return b.String()
+})
+
+func TestParseLongMatchesApimachinery(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genLongText.Draw(t, "s")
+		if err := diffOne(s); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
 
 func TestParseMatchesApimachineryGenerated(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {

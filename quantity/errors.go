@@ -16,8 +16,8 @@ var (
 	ErrSuffix = errors.New("unknown suffix")
 	// ErrRange reports a quantity that is well formed but cannot be held exactly:
 	// after rounding up to a multiple of 10^-9 its magnitude exceeds 2^63−1, or its
-	// significant digits do not fit an int64. It is also what Add and Sub return on
-	// overflow.
+	// significant digits do not fit an int64; or its exponent is one apimachinery would
+	// wrap around. It is also what Add and Sub return on overflow.
 	ErrRange = errors.New("value out of range")
 )
 
@@ -93,7 +93,7 @@ func suffixError[T string | []byte](s T, i int) error {
 // knownPrefix returns the length of the longest known suffix s[i:] starts with.
 func knownPrefix[T string | []byte](s T, i int) int {
 	c := s[i]
-	if i+1 < len(s) && s[i+1] == 'i' && binaryShift(c) != 0 {
+	if i+1 < len(s) && s[i+1] == 'i' && binaryShift[c] != 0 {
 		return 2
 	}
 	if c == 'e' || c == 'E' { // an exponent: [eE][+-]?[0-9]+

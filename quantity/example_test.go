@@ -46,6 +46,34 @@ func ExampleMustParse() {
 	// 4G 4000000000
 }
 
+func ExampleParse_longNumbers() {
+	// More than 19 significant digits are rounded up to 10^-9 exactly, as apimachinery
+	// rounds them; only a rounded value an int64 cannot hold is refused.
+	for _, s := range []string{"050.10679935660691460504Ki", "1.0000000000000000001Ki", "12345678901.2345678901"} {
+		q, err := quantity.Parse(s)
+		fmt.Println(q, err)
+	}
+	// Output:
+	// 51309362541166n <nil>
+	// 1024000000001n <nil>
+	// 0 quantity: parsing "12345678901.2345678901": value out of range
+}
+
+func ExampleQuantity_Value() {
+	// Value and MilliValue round away from zero, for negative values too; apimachinery's
+	// are wrong for these (see the package documentation).
+	for _, s := range []string{"1.5", "-1.5", "-0.2Gi", "-3e-12", "-1.025Ti"} {
+		q := quantity.MustParse(s)
+		fmt.Println(s, q.MilliValue(), q.Value())
+	}
+	// Output:
+	// 1.5 1500 2
+	// -1.5 -1500 -2
+	// -0.2Gi -214748364800 -214748365
+	// -3e-12 -1 -1
+	// -1.025Ti -1126999418470400 -1126999418471
+}
+
 func ExampleQuantity_Cmp() {
 	request, limit := quantity.MustParse("1500Mi"), quantity.MustParse("2Gi")
 	fmt.Println(request.Cmp(limit))

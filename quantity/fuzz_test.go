@@ -14,6 +14,9 @@ func FuzzParse(f *testing.F) {
 	for _, s := range oddCases {
 		f.Add(s)
 	}
+	for _, s := range longCases {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if err := diffOne(s); err != nil {
 			t.Fatal(err)

@@ -25,6 +25,11 @@ var hostileTests = []struct {
 	{"1 MB fraction of zeros then 1", "0." + strings.Repeat("0", mega) + "1", "1n", nil},
 	{"1 MB fraction of nines", "0." + strings.Repeat("9", mega), "1", nil},
 	{"1 MB fraction with binary suffix", "0." + strings.Repeat("0", mega) + "1Ki", "1n", nil},
+	{"1 MB fraction of nines with binary suffix", "0." + strings.Repeat("9", mega) + "Ki", "1Ki", nil},
+	{"1 MB fraction of nines with Ei", "7." + strings.Repeat("9", mega) + "Ei", "", ErrRange},
+	{"1 MB fraction with Ei", "0." + strings.Repeat("0", mega) + "1Ei", "1n", nil},
+	{"1 MB of digits with binary suffix", strings.Repeat("9", mega) + "Ki", "", ErrRange},
+	{"1 MB of digits from 1.5 with binary suffix", "1.5" + strings.Repeat("0", mega) + "1Mi", "1572864000000001n", nil},
 	{"1 MB of digits with a fraction", strings.Repeat("1", mega/2) + "." + strings.Repeat("1", mega/2), "", ErrRange},
 	{"1 MB of digits then junk", strings.Repeat("1", mega) + "x", "", ErrSuffix},
 	{"1 MB of junk", strings.Repeat("\xff", mega), "", ErrSyntax},
@@ -62,8 +67,12 @@ func TestHostileInputsReturnAtOnce(t *testing.T) {
 
 func TestHostileInputsDoNotAllocate(t *testing.T) {
 	// Success on a long input allocates nothing; failure allocates only the error.
-	long := "0." + strings.Repeat("0", mega) + "1"
-	if n := testing.AllocsPerRun(3, func() { sinkQuantity, sinkErr = Parse(long) }); n != 0 {
-		t.Errorf("Parse of a 1 MB fraction allocates %v times", n)
+	for _, long := range []string{
+		"0." + strings.Repeat("0", mega) + "1",
+		"0." + strings.Repeat("9", mega) + "Ki",
+	} {
+		if n := testing.AllocsPerRun(3, func() { sinkQuantity, sinkErr = Parse(long) }); n != 0 {
+			t.Errorf("Parse of a 1 MB fraction %.8q... allocates %v times", long, n)
+		}
 	}
 }

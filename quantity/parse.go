@@ -21,11 +21,14 @@ func MustParse(s string) Quantity {
 }
 
 // maxDigits is how many significant digits the fast path collects: every 19-digit
-// number fits a uint64. Longer numbers go to parseLong.
+// number fits a uint64. A number with more goes to exact.
 const maxDigits = 19
 
 // parse is the parser behind Parse, UnmarshalText and UnmarshalJSON. It is one pass
-// over s that collects the significant digits into a uint64, then reads the suffix.
+// over s that collects the first significant digits into a uint64 and notes where the
+// point is, then reads the suffix. The common values end there, on one of the inline
+// cases below; every other value, including numbers with more than 19 significant
+// digits, is computed by exact from the positions noted.
 func parse[T string | []byte](s T) (Quantity, error) {
 	if len(s) == 0 {
 		return Quantity{}, syntaxError(s, 0)
@@ -45,32 +48,13 @@ func parse[T string | []byte](s T) (Quantity, error) {
 	// another nonzero digit follows, so that mant never ends in 0: "1500" is mant 15 and
 	// 2 zeros, "100m" is mant 1 and 2 zeros, already in the normal form Quantity keeps.
 	// Leading zeros are skipped. nd counts the digits of mant and zeros together, so
-	// that mant×10^(zeros+1)+c cannot overflow while nd < 19.
+	// that mant×10^(zeros+1)+c cannot overflow while nd < 19; a nonzero digit beyond
+	// that makes the number long, and the loop only goes on to find its end. The digit
+	// loop runs once before the point and, if there is one, once after it.
 	var mant uint64
-	zeros, nd, frac := 0, 0, 0
-	for ; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			break
-		}
-		if c == 0 {
-			if mant != 0 {
-				zeros++
-				nd++
-			}
-			continue
-		}
-		if nd >= maxDigits {
-			return parseLong(s)
-		}
-		mant = mant*pow10[zeros+1] + uint64(c)
-		nd++
-		zeros = 0
-	}
-	digits := i > start
-	if i < len(s) && s[i] == '.' {
-		i++
-		fracStart := i
+	zeros, nd, point := 0, 0, -1
+	long := false
+	for {
 		for ; i < len(s); i++ {
 			c := s[i] - '0'
 			if c > 9 {
@@ -84,41 +68,67 @@ func parse[T string | []byte](s T) (Quantity, error) {
 				continue
 			}
 			if nd >= maxDigits {
-				return parseLong(s)
+				long = true
+				continue
 			}
 			mant = mant*pow10[zeros+1] + uint64(c)
 			nd++
 			zeros = 0
 		}
-		frac = i - fracStart
-		digits = digits || frac > 0
+		if point >= 0 || i == len(s) || s[i] != '.' {
+			break
+		}
+		point = i
+		i++
+	}
+	end := i
+	frac := 0
+	if point >= 0 {
+		frac = end - point - 1
 	}
 
-	// The one-letter and binary suffixes are looked up here; parseSuffix does the
-	// rest (exponents, errors).
+	// The one-letter and binary suffixes are looked up in tables; anything else must be
+	// an exponent.
 	f, exp, shift := DecimalSI, int64(0), uint(0)
 	if rest := len(s) - i; rest == 1 && suffixPower[s[i]] != noSuffix {
 		exp = int64(suffixPower[s[i]])
-	} else if rest == 2 && s[i+1] == 'i' && binaryShift(s[i]) != 0 {
-		f, shift = BinarySI, binaryShift(s[i])
-	} else if x, ok := shortExponent(s, i); ok {
-		f, exp = DecimalExponent, x
+	} else if rest == 2 && s[i+1] == 'i' && binaryShift[s[i]] != 0 {
+		f, shift = BinarySI, uint(binaryShift[s[i]])
 	} else if rest > 0 {
-		var err error
-		if f, exp, shift, err = parseSuffix(s, i); err != nil {
-			return Quantity{}, err
+		if s[i]|0x20 != 'e' { // 'e' or 'E'
+			return Quantity{}, suffixError(s, i)
+		}
+		// One digit, with or without a sign, is the common case ("1e3", "5e-3"), read
+		// here; parseExponent reads the others.
+		if c := s[len(s)-1] - '0'; c <= 9 && (rest == 2 || rest == 3 && (s[i+1] == '-' || s[i+1] == '+')) {
+			exp = int64(c)
+			if s[i+1] == '-' {
+				exp = -exp
+			}
+		} else {
+			var ok bool
+			if exp, ok = parseExponent(s, i+1); !ok {
+				return Quantity{}, exponentError(s, i)
+			}
+		}
+		f = DecimalExponent
+		if mant != 0 && exponentRefused(exp, frac) {
+			return Quantity{}, rangeError(s, 0)
 		}
 	}
 	if mant == 0 {
-		if !digits && digitlessRefused(f, exp, shift) {
+		if n := end - start; (n == 0 || n == 1 && point >= 0) && digitlessRefused(f, exp, shift) {
 			return Quantity{}, syntaxError(s, start)
 		}
 		return Quantity{}, nil
 	}
+	if long {
+		return exact(s, neg, start, point, end, exp, shift, f)
+	}
 	// The number is mant×10^e; the suffix scales it by 10^exp or 2^shift.
 	e := int64(zeros - frac)
 	if f == BinarySI {
-		// The common case inline: a whole number that fits ("2Gi", "1500Mi").
+		// A whole number that fits: "2Gi", "1500Mi".
 		if e >= 0 && e <= 18 {
 			if hi, w := mul64(mant, pow10[e]); hi == 0 && w <= math.MaxInt64>>shift {
 				n, tz := trimZeros64(w << shift)
@@ -129,11 +139,17 @@ func parse[T string | []byte](s T) (Quantity, error) {
 				return q, nil
 			}
 		}
-		// And one fraction digit ("0.5Gi", "0.2Gi"): whole when n is a multiple of 10.
-		if e == -1 && mant <= math.MaxInt64>>shift {
-			n, exp := mant<<shift, -1
-			if n%10 == 0 {
-				n, exp = trimZeros64(n / 10)
+		// A fraction with at most nine digits whose product with 2^shift fits: "0.5Gi",
+		// "0.2Gi". mant×2^shift×10^e is on the 10^-9 grid, so nothing rounds; dividing
+		// out the tens normalizes it.
+		if e < 0 && e >= -9 && mant <= math.MaxInt64>>shift {
+			n, exp := mant<<shift, int(e)
+			for exp < 0 && n%10 == 0 {
+				n /= 10
+				exp++
+			}
+			if exp == 0 {
+				n, exp = trimZeros64(n)
 			}
 			q := Quantity{n: int64(n), exp: int8(exp), f: binaryFormat(n, exp)}
 			if neg {
@@ -141,16 +157,10 @@ func parse[T string | []byte](s T) (Quantity, error) {
 			}
 			return q, nil
 		}
-		if q, ok := binaryFast(neg, mant, e, shift); ok {
-			return q, nil
-		}
-		return binarySlow(s, neg, mant, e, shift)
-	}
-	if f == DecimalExponent && exponentRefused(exp, frac) {
-		return Quantity{}, rangeError(s, 0)
+		return exact(s, neg, start, point, end, exp, shift, f)
 	}
 	e += exp
-	// The common case: no rounding, no overflow, nothing to normalize ("100m", "4G").
+	// No rounding, no overflow, nothing to normalize: "100m", "4G", "1e3".
 	if e >= -9 && e <= 18 && mant <= maxDiv10[max(e, 0)] {
 		n := int64(mant)
 		if neg {
@@ -158,72 +168,7 @@ func parse[T string | []byte](s T) (Quantity, error) {
 		}
 		return Quantity{n: n, exp: int8(e), f: f}, nil
 	}
-	q, ok := fromScaled(neg, u128{0, mant}, e, f)
-	if !ok {
-		return Quantity{}, rangeError(s, 0)
-	}
-	return q, nil
-}
-
-// binaryFast returns ±mant×10^e×2^shift for a number with a binary suffix, when that
-// is a whole number or a short fraction computed in 64 bits; ok is false otherwise
-// (out of range, 128 bits or rounding needed: see binarySlow).
-func binaryFast(neg bool, mant uint64, e int64, shift uint) (q Quantity, ok bool) {
-	var n uint64
-	var exp int
-	switch {
-	case e >= 0: // A whole number: "2Gi", "1500Mi".
-		if e > 18 {
-			return Quantity{}, false
-		}
-		hi, w := mul64(mant, pow10[e])
-		if hi != 0 || w > math.MaxInt64>>shift {
-			return Quantity{}, false
-		}
-		n, exp = trimZeros64(w << shift)
-	case e >= -9 && mant <= math.MaxUint64>>shift: // A short fraction: "0.5Gi" is 5×2^30/10.
-		n = mant << shift
-		exp = int(e)
-		for exp < 0 && n%10 == 0 {
-			n /= 10
-			exp++
-		}
-		if exp == 0 {
-			n, exp = trimZeros64(n)
-		} else if n > math.MaxInt64 {
-			return Quantity{}, false
-		}
-	default:
-		return Quantity{}, false
-	}
-	q = Quantity{n: int64(n), exp: int8(exp), f: binaryFormat(n, exp)}
-	if neg {
-		q.n = -q.n
-	}
-	return q, true
-}
-
-// binarySlow is binaryFast for values that need 128 bits or rounding, or are out of
-// range.
-func binarySlow[T string | []byte](s T, neg bool, mant uint64, e int64, shift uint) (Quantity, error) {
-	p := u128{0, mant}
-	ok := true
-	if e >= 0 {
-		p, ok = p.mulPow10(e)
-		e = 0
-	}
-	if ok {
-		p, ok = p.shl(shift)
-	}
-	var q Quantity
-	if ok {
-		q, ok = fromScaled(neg, p, e, BinarySI)
-	}
-	if !ok {
-		return Quantity{}, rangeError(s, 0)
-	}
-	q.f = binaryFormat(abs(q.n), int(q.exp))
-	return q, nil
+	return exact(s, neg, start, point, end, exp, shift, f)
 }
 
 // binaryFormat is the format apimachinery gives a value n×10^exp ≠ 0 parsed with a
@@ -259,83 +204,23 @@ func digitlessRefused(f Format, exp int64, shift uint) bool {
 	return false
 }
 
-// parseSuffix reads the suffix s[i:]: the format, the power of ten it scales by, and the
-// power of two for a binary suffix.
-func parseSuffix[T string | []byte](s T, i int) (f Format, exp int64, shift uint, err error) {
-	switch len(s) - i {
-	case 0:
-		return DecimalSI, 0, 0, nil
-	case 1:
-		switch s[i] {
-		case 'm':
-			exp = -3
-		case 'k':
-			exp = 3
-		case 'M':
-			exp = 6
-		case 'G':
-			exp = 9
-		case 'T':
-			exp = 12
-		case 'P':
-			exp = 15
-		case 'E':
-			exp = 18
-		case 'u':
-			exp = -6
-		case 'n':
-			exp = -9
-		default:
-			return 0, 0, 0, suffixError(s, i)
-		}
-		return DecimalSI, exp, 0, nil
-	case 2:
-		if s[i+1] == 'i' {
-			if shift = binaryShift(s[i]); shift != 0 {
-				return BinarySI, 0, shift, nil
-			}
-			return 0, 0, 0, suffixError(s, i)
+// exponentError reports the exponent suffix s[i:] that parseExponent refused: a range
+// error when its digits are all there but do not fit an int64
+// ("1e9223372036854775808"), else a suffix error ("1e", "1e+", "1e3x").
+func exponentError[T string | []byte](s T, i int) error {
+	j := i + 1
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	if j == len(s) {
+		return suffixError(s, i)
+	}
+	for ; j < len(s); j++ {
+		if !isDigit(s[j]) {
+			return suffixError(s, i)
 		}
 	}
-	if s[i] != 'e' && s[i] != 'E' {
-		return 0, 0, 0, suffixError(s, i)
-	}
-	exp, st := parseExponent(s, i+1)
-	switch st {
-	case exponentSyntax:
-		return 0, 0, 0, suffixError(s, i)
-	case exponentRange:
-		return 0, 0, 0, rangeError(s, i)
-	}
-	return DecimalExponent, exp, 0, nil
-}
-
-// shortExponent reads s[i:] when it is an exponent of at most three digits ("e3",
-// "E-6"), the fast path of parseSuffix.
-func shortExponent[T string | []byte](s T, i int) (int64, bool) {
-	if n := len(s) - i; n < 2 || n > 5 || s[i]|0x20 != 'e' {
-		return 0, false
-	}
-	i++
-	neg := s[i] == '-'
-	if neg || s[i] == '+' {
-		i++
-	}
-	if i == len(s) || len(s)-i > 3 {
-		return 0, false
-	}
-	var v int64
-	for ; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			return 0, false
-		}
-		v = v*10 + int64(c)
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
+	return rangeError(s, i)
 }
 
 // noSuffix marks the bytes of suffixPower that are no one-letter suffix.
@@ -351,62 +236,38 @@ var suffixPower = func() (t [256]int8) {
 	return t
 }()
 
-// binaryShift returns the power of two of the binary suffix c+"i", or 0.
-func binaryShift(c byte) uint {
-	switch c {
-	case 'K':
-		return 10
-	case 'M':
-		return 20
-	case 'G':
-		return 30
-	case 'T':
-		return 40
-	case 'P':
-		return 50
-	case 'E':
-		return 60
-	}
-	return 0
-}
+// binaryShift[c] is the power of two of the binary suffix c+"i", or 0.
+var binaryShift = [256]uint8{'K': 10, 'M': 20, 'G': 30, 'T': 40, 'P': 50, 'E': 60}
 
-type exponentStatus uint8
-
-const (
-	exponentOK exponentStatus = iota
-	exponentSyntax
-	exponentRange
-)
-
-// parseExponent reads s[i:] as strconv.ParseInt(s[i:], 10, 64) does: an optional sign
-// and at least one decimal digit, in the int64 range.
-func parseExponent[T string | []byte](s T, i int) (int64, exponentStatus) {
+// parseExponent returns the exponent s[i:] denotes, read as strconv.ParseInt(s[i:], 10,
+// 64) reads it: an optional sign and at least one decimal digit, in the int64 range;
+// ok is false for anything else. Leading zeros are skipped, so that at most 19 digits
+// remain, which a uint64 holds.
+func parseExponent[T string | []byte](s T, i int) (exp int64, ok bool) {
 	neg := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		neg = s[i] == '-'
 		i++
 	}
-	if i == len(s) {
-		return 0, exponentSyntax
+	for i < len(s)-1 && s[i] == '0' {
+		i++
 	}
-	var u uint64 // the magnitude, up to 2^63 (the magnitude of math.MinInt64)
-	over := false
+	if n := len(s) - i; n == 0 || n > 19 {
+		return 0, false
+	}
+	var u uint64
 	for ; i < len(s); i++ {
 		c := uint64(s[i] - '0')
 		if c > 9 {
-			return 0, exponentSyntax
-		}
-		if over || u > (1<<63-c)/10 {
-			over = true // keep going: a later non-digit is a syntax error
-			continue
+			return 0, false
 		}
 		u = u*10 + c
 	}
 	switch {
-	case over, !neg && u > math.MaxInt64:
-		return 0, exponentRange
-	case neg:
-		return -int64(u), exponentOK // -int64(1<<63) is math.MinInt64
+	case neg && u <= 1<<63:
+		return -int64(u), true // -int64(1<<63) is math.MinInt64
+	case !neg && u <= math.MaxInt64:
+		return int64(u), true
 	}
-	return int64(u), exponentOK
+	return 0, false
 }

@@ -50,6 +50,14 @@ var parseTests = []struct {
 	{"-0.0000000001", "-1n", DecimalSI, -1, -1},
 	{"1.0000000000000000000001", "1000000001n", DecimalSI, 1001, 2},
 	{"9223372036854775806.9999999999", "9223372036854775807", DecimalSI, math.MaxInt64, math.MaxInt64},
+	// more than 19 significant digits, rounded exactly as apimachinery rounds them
+	{"050.10679935660691460504Ki", "51309362541166n", BinarySI, 51309363, 51310},
+	{"-050.10679935660691460504Ki", "-51309362541166n", BinarySI, -51309363, -51310},
+	{"1.0000000000000000001Ki", "1024000000001n", BinarySI, 1024001, 1025},
+	{"0.37252902984619140625Ki", "381469726563n", BinarySI, 381470, 382},
+	{"0.00097656249999999999999Ki", "1", BinarySI, 1000, 1},
+	{"9007199254740991.9990234375Ki", "9223372036854775807", BinarySI, math.MaxInt64, math.MaxInt64},
+	{"1234567890123456789012345678e-28", "123456790e-9", DecimalExponent, 124, 1},
 	// numbers without digits
 	{".", "0", DecimalSI, 0, 0},
 	{"-", "0", DecimalSI, 0, 0},
@@ -108,7 +116,8 @@ var parseErrorTests = []struct {
 	{"1e4294967296", ErrRange, 0, `quantity: parsing "1e4294967296": value out of range`},
 	{"1e9223372036854775808", ErrRange, 1, `quantity: parsing "1e9223372036854775808": value out of range`},
 	{"12345678901.234567891", ErrRange, 0, `quantity: parsing "12345678901.234567891": value out of range`},
-	{"1.0000000000000000001Ki", ErrRange, 0, `quantity: parsing "1.0000000000000000001Ki": value out of range`},
+	{"12345678901.2345678901", ErrRange, 0, `quantity: parsing "12345678901.2345678901": value out of range`},
+	{"9007199254740991.99902343750001Ki", ErrRange, 0, `quantity: parsing "9007199254740991.99902343750001Ki": value out of range`},
 	{"1\xff", ErrSyntax, 1, `quantity: parsing "1\xff": invalid syntax`},
 }
 

@@ -139,14 +139,17 @@ func cmp64(a, b int64) int {
 }
 
 // Value returns q rounded up, away from zero, to a whole number: "1.5" is 2, "-1.5" is
-// −2, "100m" is 1. Every Quantity's Value fits an int64, so it is always exact up to that
-// rounding.
+// −2, "100m" is 1, "-0.2Gi" is −214748365. Every Quantity's Value fits an int64, so it is
+// always exact up to that rounding, for negative values too, where apimachinery's is
+// not always (it says −214748363 for "-0.2Gi"; see the package documentation).
 func (q Quantity) Value() int64 { return q.scaled(0) }
 
 // MilliValue returns q×1000 rounded up, away from zero: "100m" is 100, "1" is 1000,
-// "1n" is 1. Where that does not fit an int64 (|q| > 9223372036854775.807, e.g. "10P")
-// it returns math.MaxInt64 or math.MinInt64 by q's sign, where apimachinery returns a
-// wrapped or zero value; compare [Quantity.Value] against MaxInt64/1000 to tell.
+// "1n" is 1, "-1n" is −1 (apimachinery says 1 for "-0.1n"; see the package
+// documentation). Where that does not fit an int64 (|q| > 9223372036854775.807, e.g.
+// "10P") it returns math.MaxInt64 or math.MinInt64 by q's sign, where apimachinery
+// returns a wrapped or zero value; compare [Quantity.Value] against MaxInt64/1000 to
+// tell.
 func (q Quantity) MilliValue() int64 { return q.scaled(3) }
 
 // scaled returns q×10^k rounded away from zero, saturating at the int64 range.
