@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/amlarc-go/instancetypes/quantity"
 )
@@ -136,13 +137,22 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 	default:
 		return fmt.Errorf("instancetype: resource value must be a string or a number, not %s", clipJSON(b))
 	}
-	var q quantity.Quantity
-	if err := q.UnmarshalJSON(b); err != nil {
-		*a = Amount{text: text, state: amountInvalid}
+	if b[0] == '"' {
+		*a = AmountFromString(text)
 		return nil
 	}
-	*a = Amount{text: text, q: q, state: amountValid}
+	*a = ParseAmount(text)
 	return nil
+}
+
+// AmountFromString returns the Amount a JSON string holding s denotes, as the API server
+// reads a quantity written as a string: white space around s is trimmed for the quantity
+// (" 1" is 1), and the amount keeps s as its text. It is how [Amount.UnmarshalJSON] reads
+// a string, for callers that have decoded the string already.
+func AmountFromString(s string) Amount {
+	a := ParseAmount(strings.TrimSpace(s))
+	a.text = s
+	return a
 }
 
 // plainJSON reports whether s holds only printable ASCII other than the quote, the
