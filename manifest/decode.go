@@ -1,8 +1,10 @@
 package manifest
 
 import (
-	"math"
+	"encoding/base64"
+	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -10,48 +12,98 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 )
 
-// YAML tags of the scalars the decoder tells apart.
-const (
-	tagNull  = "!!null"
-	tagStr   = "!!str"
-	tagInt   = "!!int"
-	tagFloat = "!!float"
-	tagBool  = "!!bool"
-	tagMerge = "!!merge"
-)
-
 // decoder walks the node tree of one document, collecting findings. Every walk goes
 // through visit, which follows aliases and counts nodes against a budget, so that an
-// alias bomb ends in one finding rather than an exponential walk.
+// alias bomb ends in one finding rather than an exponential walk; and every mapping is
+// read through pairs, which applies duplicate keys and merge keys as kubectl's reading
+// does.
 type decoder struct {
 	errs     field.ErrorList
 	limit    int // the node budget at the start
 	budget   int
 	overflow bool       // the node budget is spent
-	tooLong  *yaml.Node // a scalar longer than MaxScalarSize, which ends the walk
 	depth    int        // how deep the walk is, aliases followed
 	tooDeep  *yaml.Node // where the walk passed MaxDepth, which ends it
-	// pinned holds the positions of findings that a path cannot place, such as the second
-	// of two equal keys.
-	pinned map[*field.Error]Position
+	json     bool       // the document was read as JSON: numbers keep their text
+	lines    int        // the document's first line in the file, less one
+	quiet    int        // > 0: pairs reports nothing (it reads a merged mapping)
+
+	// refusedNodes are the nodes kubectl's reading refuses (from retype); refusal is set
+	// once one of them, or another problem kubectl refuses a document for, is met.
+	refusedNodes map[*yaml.Node]string
+	reported     map[*yaml.Node]bool
+	refusal      bool
+	// collision is set when two keys of one mapping that kubectl reads as different
+	// values (1 and "1") make the same JSON key, of which kubectl keeps one at random.
+	collision bool
+
+	pinned  map[*field.Error]Position // findings a path cannot place, such as the second of two equal keys
+	typed   map[*field.Error]FindingType
+	refused map[string]bool     // paths whose value was refused
+	kept    map[string]Position // recorded positions; nil when not recording
+	keepAll bool                // record every field decoded, not only names
 }
+
+// recordNames has the decoder record the positions of metadata.name.
+func (d *decoder) recordNames() { d.kept = make(map[string]Position) }
+
+// recordAll has the decoder record the positions of every field it decodes.
+func (d *decoder) recordAll() { d.recordNames(); d.keepAll = true }
 
 func newDecoder(budget int) *decoder { return &decoder{limit: budget, budget: budget} }
 
-// visit dereferences aliases and charges one node against the budget. It returns nil,
-// ending the walk, once the budget is spent or at a scalar longer than MaxScalarSize.
-func (d *decoder) visit(n *yaml.Node) *yaml.Node {
+// cycleNode stands for a node the walk cannot enter, an alias into itself: it reads as
+// unset, without a finding of its own (the alias has one).
+var cycleNode = &yaml.Node{Kind: yaml.ScalarNode, Tag: tagNull, Value: "null"}
+
+// visit dereferences aliases and charges one node against the budget, reporting at p the
+// problems of the node kubectl would refuse. It returns nil, ending the walk, once the
+// budget is spent.
+func (d *decoder) visit(n *yaml.Node, p *path) *yaml.Node { return d.visitKey(n, p) }
+
+// visitKey is visit for a mapping key.
+func (d *decoder) visitKey(n *yaml.Node, p *path) *yaml.Node {
 	if d.budget <= 0 {
 		d.overflow = true
 		return nil
 	}
 	d.budget--
-	n = deref(n)
-	if n != nil && len(n.Value) > MaxScalarSize {
-		d.tooLong, d.budget = n, 0
-		return nil
+	for n != nil && n.Kind == yaml.AliasNode {
+		if why, bad := d.refusedNodes[n]; bad {
+			if !d.reported[n] {
+				d.refuse(n, p, field.Invalid(p.build(), field.OmitValueType{}, why))
+			}
+			return cycleNode
+		}
+		n = n.Alias
+	}
+	if why, bad := d.refusedNodes[n]; bad && !d.reported[n] {
+		d.refuse(n, p, field.Invalid(p.build(), badValue(n), why))
 	}
 	return n
+}
+
+// unreported adds a finding for each node kubectl refuses that the walk did not meet (a
+// value a later duplicate key replaced: kubectl reads it all the same).
+func (d *decoder) unreported() {
+	for n, why := range d.refusedNodes {
+		if !d.reported[n] {
+			e := &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: why}
+			d.addTyped(e, SyntaxError)
+			d.addAt(n, e)
+		}
+	}
+}
+
+// refuse reports a problem for which kubectl refuses the whole document, once per node.
+func (d *decoder) refuse(n *yaml.Node, p *path, e *field.Error) {
+	if d.reported == nil {
+		d.reported = make(map[*yaml.Node]bool)
+	}
+	d.reported[n] = true
+	d.refusal = true
+	d.refusePath(p)
+	d.addAt(n, e)
 }
 
 // descend enters the collection n, or ends the walk if that passes MaxDepth. Every
@@ -85,13 +137,44 @@ func (d *decoder) addAt(n *yaml.Node, e *field.Error) {
 	if d.pinned == nil {
 		d.pinned = make(map[*field.Error]Position)
 	}
-	d.pinned[e] = nodePos(n)
+	d.pinned[e] = Position{Line: n.Line + d.lines, Column: n.Column}
 	d.add(e)
+}
+
+// addTyped adds a finding that is not about a field's value.
+func (d *decoder) addTyped(e *field.Error, t FindingType) {
+	if d.typed == nil {
+		d.typed = make(map[*field.Error]FindingType)
+	}
+	d.typed[e] = t
+	d.add(e)
+}
+
+// refusePath records that the value at p was refused.
+func (d *decoder) refusePath(p *path) {
+	if d.refused == nil {
+		d.refused = make(map[string]bool)
+	}
+	d.refused[p.build().String()] = true
+}
+
+// keep records the position of n as that of p, when recording every field.
+func (d *decoder) keep(p *path, n *yaml.Node) {
+	if d.keepAll {
+		d.keepName(p, n)
+	}
+}
+
+// keepName records the position of n as that of p, when recording.
+func (d *decoder) keepName(p *path, n *yaml.Node) {
+	if d.kept != nil && n != nil {
+		d.kept[p.build().String()] = Position{Line: n.Line + d.lines, Column: n.Column}
+	}
 }
 
 // isNull reports a node that means "no value": null, ~, or nothing at all.
 func isNull(n *yaml.Node) bool {
-	return n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == tagNull)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == tagNull)
 }
 
 // kindName names the kind of a node for messages.
@@ -102,22 +185,16 @@ func kindName(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	}
-	switch tag := n.ShortTag(); tag {
+	switch n.Tag {
 	case tagInt, tagFloat:
 		return "a number"
 	case tagBool:
 		return "a boolean"
 	case tagNull:
 		return "null"
-	case tagStr:
-		return "a string"
-	default:
-		return "a value tagged " + tag
 	}
+	return "a string"
 }
-
-// isString reports a string scalar.
-func isString(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == tagStr }
 
 // badValue is what a finding shows of a node: a scalar's text, nothing of a collection.
 func badValue(n *yaml.Node) any {
@@ -127,13 +204,14 @@ func badValue(n *yaml.Node) any {
 	return field.OmitValueType{}
 }
 
-// wrongType reports a node of the wrong kind.
-func (d *decoder) wrongType(n *yaml.Node, p *field.Path, want string) {
-	d.add(field.TypeInvalid(p, badValue(n), "must be "+want+", not "+kindName(n)))
+// wrongType reports a node of the wrong kind, whose value is then refused.
+func (d *decoder) wrongType(n *yaml.Node, p *path, want string) {
+	d.refusePath(p)
+	d.add(field.TypeInvalid(p.build(), badValue(n), "must be "+want+", not "+kindName(n)))
 }
 
 // mapping checks that n is a mapping, reporting it otherwise. null is an empty mapping.
-func (d *decoder) mapping(n *yaml.Node, p *field.Path) bool {
+func (d *decoder) mapping(n *yaml.Node, p *path) bool {
 	if n.Kind == yaml.MappingNode {
 		return true
 	}
@@ -144,285 +222,486 @@ func (d *decoder) mapping(n *yaml.Node, p *field.Path) bool {
 }
 
 // str decodes a string field. A number or boolean where a string belongs is a finding, as
-// the API server's schema check would make it; quoting fixes it. null is "".
-func (d *decoder) str(n *yaml.Node, p *field.Path) string {
+// the API server's schema check would make it; quoting fixes it. null is "", or, with
+// nullIsWrong, a finding too.
+func (d *decoder) str(n *yaml.Node, p *path, nullIsWrong bool) string {
 	if n.Kind == yaml.ScalarNode {
-		switch n.ShortTag() {
-		case tagStr:
+		switch n.Tag {
+		case tagStr, tagMerge:
 			return n.Value
+		case tagBinary:
+			return binary(n.Value)
 		case tagNull:
-			return ""
+			if !nullIsWrong || n == cycleNode {
+				return ""
+			}
 		}
-		d.add(field.TypeInvalid(p, n.Value, "must be a string, not "+kindName(n)+"; quote it: \""+n.Value+"\""))
+		d.refusePath(p)
+		detail := "must be a string, not " + kindName(n) + d.sends(n) + "; quote it: " + strconv.Quote(n.Value)
+		if n.Tag == tagNull {
+			detail = "must be a string, not null; write a value, or remove the key"
+			if n.Value != "" {
+				detail = "must be a string, not null (kubectl sends " + n.Value + " as null); quote it, " + strconv.Quote(n.Value) + ", or remove the key"
+			}
+		}
+		d.add(field.TypeInvalid(p.build(), n.Value, detail))
 		return ""
 	}
 	d.wrongType(n, p, "a string")
 	return ""
 }
 
-// entries calls fn for each key and value of the mapping n, aliases followed, in order:
-// the keys written in n, then those merged in with "<<" that n does not set itself. A key
-// written twice is a finding at p[key] (or p.key, when keysAreFields), reported at the
-// second; fn sees only the first. Keys must be scalars.
-func (d *decoder) entries(n *yaml.Node, p *field.Path, keysAreFields bool, fn func(key string, k, v *yaml.Node)) {
-	if !d.descend(n) {
-		return
+// sends says what kubectl sends for a scalar that is not a string, when that differs from
+// its text: ", which kubectl sends as true".
+func (d *decoder) sends(n *yaml.Node) string {
+	var j string
+	switch n.Tag {
+	case tagBool:
+		j = strconv.FormatBool(boolValue(n.Value))
+	case tagNull:
+		j = "null"
+	case tagInt, tagFloat:
+		if !finite(n.Tag, n.Value) {
+			return ""
+		}
+		j = d.jsonText(n)
+	default:
+		return ""
 	}
-	defer d.ascend()
-	var merges []*yaml.Node
-	c := n.Content
-	// Small mappings look for an earlier equal key by scanning; large ones keep a set, so
-	// that the check stays linear.
-	var seen map[string]int
-	if len(c) > 2*smallMapping {
-		seen = make(map[string]int, len(c)/2)
+	if j == n.Value {
+		return ""
 	}
-	for i := 0; i+1 < len(c); i += 2 {
-		k, v := d.visit(c[i]), d.visit(c[i+1])
-		if k == nil || v == nil {
-			return
-		}
-		if k.Kind != yaml.ScalarNode {
-			d.add(field.TypeInvalid(p, field.OmitValueType{}, "mapping keys must be strings, not "+kindName(k)))
-			continue
-		}
-		if k.ShortTag() == tagMerge {
-			merges = append(merges, v)
-			continue
-		}
-		dup := -1
-		if seen != nil {
-			if j, ok := seen[k.Value]; ok {
-				dup = j
-			} else {
-				seen[k.Value] = i
-			}
-		} else {
-			dup = firstKey(c[:i], k.Value)
-		}
-		if dup >= 0 {
-			e := field.Duplicate(childPath(p, k.Value, keysAreFields), k.Value)
-			e.Detail = "key set twice in this mapping, first on line " + strconv.Itoa(c[dup].Line)
-			d.addAt(c[i], e)
-			continue
-		}
-		fn(k.Value, k, v)
-	}
-	for _, m := range merges {
-		d.merge(n, m, p, seen, fn)
-	}
+	return ", which kubectl sends as " + j
 }
 
-// smallMapping is the most keys a mapping may have for entries to find duplicates by
+// binary is the string a !!binary scalar holds, as kubectl sends it: JSON strings are
+// UTF-8, so each byte that is not is replaced by U+FFFD, as encoding/json replaces it.
+func binary(s string) string {
+	b, _ := base64.StdEncoding.DecodeString(s)
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		out = utf8.AppendRune(out, r) // RuneError for an invalid byte
+		b = b[size:]
+	}
+	return string(out)
+}
+
+// boolValue is the value of a scalar retype tagged !!bool.
+func boolValue(s string) bool {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON":
+		return true
+	}
+	return false
+}
+
+// jsonText is the JSON text kubectl sends for a number scalar.
+func (d *decoder) jsonText(n *yaml.Node) string {
+	if d.json {
+		return n.Value
+	}
+	i, u, f, kind := number(n.Tag, n.Value)
+	switch kind {
+	case 'i':
+		return strconv.FormatInt(i, 10)
+	case 'u':
+		return strconv.FormatUint(u, 10)
+	}
+	return jsonNumber(f)
+}
+
+// smallMapping is the most keys a mapping may have for pairs to look for duplicates by
 // scanning rather than with a set.
 const smallMapping = 16
 
-// merge applies one "<<" value: a mapping, or a list of mappings, each contributing the
-// keys that target does not set itself.
-func (d *decoder) merge(target, m *yaml.Node, p *field.Path, targetKeys map[string]int, fn func(key string, k, v *yaml.Node)) {
-	if !d.descend(m) {
-		return
-	}
-	defer d.ascend()
-	switch m.Kind {
-	case yaml.MappingNode:
-		c := m.Content
-		for i := 0; i+1 < len(c); i += 2 {
-			k, v := d.visit(c[i]), d.visit(c[i+1])
-			if k == nil || v == nil {
-				return
-			}
-			if k.Kind != yaml.ScalarNode {
-				continue
-			}
-			inTarget := false
-			if targetKeys != nil {
-				_, inTarget = targetKeys[k.Value]
-			} else {
-				inTarget = firstKey(target.Content, k.Value) >= 0
-			}
-			// A key merged in twice (in m itself) counts once. m is small or repeated
-			// keys are rare; a large m is scanned only for keys it holds twice.
-			if !inTarget && (len(c) > 2*smallMapping || firstKey(c[:i], k.Value) < 0) {
-				fn(k.Value, k, v)
-			}
-		}
-	case yaml.SequenceNode:
-		for _, e := range m.Content {
-			if e = d.visit(e); e == nil {
-				return
-			}
-			if e.Kind == yaml.MappingNode {
-				d.merge(target, e, p, targetKeys, fn)
-			}
-		}
-	default:
-		d.add(field.TypeInvalid(p, badValue(m), "a merge key (<<) must refer to a mapping"))
-	}
-}
+// pairs returns the key/value pairs of the mapping n as kubectl reads it, keys and values
+// alternating: a key written twice has the last value (and is a finding at the second);
+// a merge key (<<) adds the pairs of the mapping it refers to, or of each mapping of the
+// list it refers to, the earlier mapping of the list winning, and keys written after it
+// win over what it adds, as keys written before it lose. Keys must be scalars; other
+// keys, and null keys, which kubectl refuses, are findings at p. The values may be
+// aliases (visit them); the keys are dereferenced.
+//
+// For the common mapping, of string keys without duplicates or merges, pairs returns
+// n.Content itself.
+func (d *decoder) pairs(n *yaml.Node, p *path) []*yaml.Node { return d.mappingPairs(n, p, false) }
 
-// firstKey returns the index in the key/value list c of the first key equal to key, or -1.
-func firstKey(c []*yaml.Node, key string) int {
-	for i := 0; i+1 < len(c); i += 2 {
-		if k := deref(c[i]); k != nil && k.Kind == yaml.ScalarNode && k.Value == key && k.ShortTag() != tagMerge {
-			return i
-		}
-	}
-	return -1
-}
+// keyed is pairs for a mapping whose keys are map keys, such as labels or resource names:
+// a duplicate is reported at p[key], where pairs reports it at p.key.
+func (d *decoder) keyed(n *yaml.Node, p *path) []*yaml.Node { return d.mappingPairs(n, p, true) }
 
-func childPath(p *field.Path, key string, isField bool) *field.Path {
-	if isField {
-		return p.Child(key)
-	}
-	return p.Key(key)
-}
-
-// lookup returns the key and value nodes of key in the mapping n, merges included, or
-// nils. budget bounds the work over merged aliases, and the depth of merges in merges
-// (a cycle of them included) is bounded by MaxDepth.
-func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
-	return lookupDepth(n, key, budget, 0)
-}
-
-func lookupDepth(n *yaml.Node, key string, budget *int, depth int) (k, v *yaml.Node) {
-	if depth >= MaxDepth {
-		return nil, nil
-	}
+func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
 	c := n.Content
-	var merges []*yaml.Node
-	for i := 0; i+1 < len(c); i += 2 {
-		if *budget--; *budget < 0 {
-			return nil, nil
-		}
-		kn := deref(c[i])
-		if kn == nil || kn.Kind != yaml.ScalarNode {
-			continue
-		}
-		if kn.ShortTag() == tagMerge {
-			merges = append(merges, deref(c[i+1]))
-			continue
-		}
-		if kn.Value == key {
-			return c[i], deref(c[i+1])
-		}
-	}
-	for _, m := range merges {
-		switch {
-		case m == nil:
-		case m.Kind == yaml.MappingNode:
-			if k, v := lookupDepth(m, key, budget, depth+1); k != nil {
-				return k, v
+	if len(c) <= 2*smallMapping {
+		plain := true
+	scan:
+		for i := 0; i+1 < len(c); i += 2 {
+			if c[i].Kind != yaml.ScalarNode || c[i].Tag != tagStr {
+				plain = false
+				break
 			}
-		case m.Kind == yaml.SequenceNode:
-			for _, e := range m.Content {
-				if e = deref(e); e != nil && e.Kind == yaml.MappingNode {
-					if k, v := lookupDepth(e, key, budget, depth+1); k != nil {
-						return k, v
-					}
+			for j := 0; j < i; j += 2 {
+				if c[j].Value == c[i].Value {
+					plain = false
+					break scan
 				}
 			}
 		}
+		if plain {
+			return c
+		}
 	}
+	var m merged
+	first := make(map[string]*yaml.Node) // the first explicit key of each name
+	merges, zeros := 0, 0
+	for i := 0; i+1 < len(c); i += 2 {
+		k := d.visitKey(c[i], p)
+		if k == nil {
+			break
+		}
+		if k.Kind != yaml.ScalarNode {
+			d.refusal = true
+			if d.quiet == 0 {
+				e := field.TypeInvalid(p.build(), field.OmitValueType{}, "mapping keys must be strings, not "+kindName(k)+" (kubectl refuses such a key)")
+				d.addAt(k, e)
+			}
+			continue
+		}
+		if k.Tag == tagMerge {
+			merges++
+			if merges == 2 && d.quiet == 0 {
+				e := field.Duplicate(p.build(), "<<")
+				e.Detail = "a merge key (<<) set twice in this mapping, first on line " + strconv.Itoa(first["<<"].Line+d.lines) +
+					"; both apply, the later one winning: write one, <<: [*a, *b], where the earlier wins"
+				d.addAt(k, e)
+			}
+			if merges == 1 {
+				first["<<"] = k
+			}
+			d.merge(&m, c[i+1], p)
+			continue
+		}
+		key, ok := d.keyString(k, p)
+		if !ok {
+			continue
+		}
+		if k.Tag == tagFloat && (key == "0" || key == "-0") {
+			// kubectl's reading holds float keys in a Go map, where 0.0 and -0.0 are one
+			// key, printed as the last: a mapping with both is read unlike here.
+			if zeros++; zeros > 1 {
+				d.collision = true
+			}
+		}
+		if prev, dup := first[key]; dup {
+			if d.quiet == 0 {
+				e := field.Duplicate(p.entryPath(key, keys), key)
+				e.Detail = "key set twice in this mapping, first on line " + strconv.Itoa(prev.Line+d.lines) + "; the last one is in effect"
+				d.addAt(k, e)
+			}
+		} else {
+			first[key] = k
+		}
+		m.set(key, k, c[i+1])
+	}
+	d.collision = d.collision || m.collision
+	return m.flat
+}
+
+// entryPath is the path of the entry key below p: p[key] for a map key, p.key for a field.
+func (p *path) entryPath(key string, isKey bool) *field.Path {
+	if isKey {
+		return p.build().Key(key)
+	}
+	return p.build().Child(key)
+}
+
+// merged collects the pairs of a mapping read with duplicates and merges.
+type merged struct {
+	flat      []*yaml.Node
+	index     map[string]int // key -> index of its key node in flat
+	collision bool           // two keys of different types made one key
+}
+
+func (m *merged) set(key string, k, v *yaml.Node) {
+	if m.index == nil {
+		m.index = make(map[string]int)
+	}
+	if i, ok := m.index[key]; ok {
+		if m.flat[i].Tag != k.Tag {
+			// kubectl's reading holds both keys (the integer 9 and the float 9.0, say)
+			// until it makes strings of them, then keeps one at random.
+			m.collision = true
+		}
+		m.flat[i], m.flat[i+1] = k, v
+		return
+	}
+	m.index[key] = len(m.flat)
+	m.flat = append(m.flat, k, v)
+}
+
+// merge adds to m what the value v of a merge key adds.
+func (d *decoder) merge(m *merged, v *yaml.Node, p *path) {
+	alias := v.Kind == yaml.AliasNode
+	t := d.visit(v, p)
+	if t == nil {
+		return
+	}
+	if !d.descend(t) {
+		return
+	}
+	defer d.ascend()
+	switch {
+	case t.Kind == yaml.MappingNode:
+		d.mergeMapping(m, t, p)
+		return
+	case t.Kind == yaml.SequenceNode && !alias:
+		// Applied last to first, so that the earlier mapping wins.
+		ms := t.Content
+		for i := len(ms) - 1; i >= 0; i-- {
+			e := d.visit(ms[i], p)
+			if e == nil {
+				return
+			}
+			if e.Kind != yaml.MappingNode {
+				d.badMerge(v, p)
+				return
+			}
+			d.mergeMapping(m, e, p)
+		}
+		return
+	}
+	d.badMerge(v, p)
+}
+
+func (d *decoder) mergeMapping(m *merged, t *yaml.Node, p *path) {
+	d.quiet++
+	c := d.pairs(t, p)
+	d.quiet--
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		if ok {
+			m.set(key, c[i], c[i+1])
+		}
+	}
+}
+
+func (d *decoder) badMerge(v *yaml.Node, p *path) {
+	d.refusal = true
+	d.refusePath(p)
+	d.addAt(v, field.Invalid(p.build(), field.OmitValueType{},
+		"a merge key (<<) must refer to a mapping, or be a list of mappings (kubectl refuses anything else)"))
+}
+
+// keyOf returns the key string of a key node that pairs returned.
+func (d *decoder) keyOf(k *yaml.Node, p *path) (string, bool) {
+	if k.Tag == tagStr {
+		return k.Value, true
+	}
+	d.quiet++
+	defer func() { d.quiet-- }()
+	return d.keyString(k, p)
+}
+
+// keyString returns the string kubectl makes of the scalar key k: the text of a string, the
+// decimal form of an integer, a float as a float32 prints ("1.2345679e+08"), true or
+// false. A null key, or an integer beyond int64, is refused: a finding at p.
+func (d *decoder) keyString(k *yaml.Node, p *path) (string, bool) {
+	switch k.Tag {
+	case tagStr, tagMerge:
+		return k.Value, true
+	case tagBinary:
+		return binary(k.Value), true
+	case tagBool:
+		return strconv.FormatBool(boolValue(k.Value)), true
+	case tagInt, tagFloat:
+		if d.json {
+			return k.Value, true
+		}
+		i, _, f, kind := number(k.Tag, k.Value)
+		switch kind {
+		case 'i':
+			return strconv.FormatInt(i, 10), true
+		case 'f':
+			// As a float32 prints, so 1e70 is +Inf, which kubectl names as YAML does.
+			switch s := strconv.FormatFloat(f, 'g', -1, 32); s {
+			case "+Inf":
+				return ".inf", true
+			case "-Inf":
+				return "-.inf", true
+			case "NaN":
+				return ".nan", true
+			default:
+				return s, true
+			}
+		}
+	}
+	d.refusal = true // also for a key merged in, which kubectl's reading keeps
+	if d.quiet == 0 {
+		what := "a null key"
+		if k.Tag != tagNull {
+			what = "a key beyond the range of a 64-bit integer"
+		}
+		d.addAt(k, field.Invalid(p.build(), k.Value, what+": kubectl cannot make a JSON key of it"))
+	}
+	return "", false
+}
+
+// lookup returns the key and value nodes of key in the mapping n as pairs reads it, or
+// nils. budget bounds the work.
+func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
+	d := newDecoder(*budget)
+	d.quiet = 1
+	c := d.pairs(n, nil)
+	for i := 0; i+1 < len(c); i += 2 {
+		if s, ok := d.keyOf(c[i], nil); ok && s == key {
+			*budget = d.budget
+			return c[i], deref(c[i+1])
+		}
+	}
+	*budget = d.budget
 	return nil, nil
 }
 
-// checkTree walks a subtree this package does not decode, only to report duplicate keys.
-func (d *decoder) checkTree(n *yaml.Node, p *field.Path) {
+// checkTree walks a subtree this package does not decode, to report duplicate keys and
+// what kubectl would refuse.
+func (d *decoder) checkTree(n *yaml.Node, p *path) {
 	switch n.Kind {
 	case yaml.MappingNode:
-		d.entries(n, p, true, func(key string, _, v *yaml.Node) { d.checkTree(v, p.Child(key)) })
+		if !d.descend(n) {
+			return
+		}
+		defer d.ascend()
+		c := d.pairs(n, p)
+		for i := 0; i+1 < len(c); i += 2 {
+			key, _ := d.keyOf(c[i], p)
+			fp := p.child(key)
+			v := d.visit(c[i+1], &fp)
+			if v == nil {
+				return
+			}
+			d.checkTree(v, &fp)
+		}
 	case yaml.SequenceNode:
 		if !d.descend(n) {
 			return
 		}
 		defer d.ascend()
 		for i, e := range n.Content {
-			if e = d.visit(e); e == nil {
+			ip := p.index(i)
+			if e = d.visit(e, &ip); e == nil {
 				return
 			}
-			d.checkTree(e, p.Index(i))
+			d.checkTree(e, &ip)
 		}
 	}
+}
+
+// value returns the JSON value kubectl reads for n: a map[string]any, a []any, a string, a
+// json.Number, a bool or nil. Problems are reported as everywhere else.
+func (d *decoder) value(n *yaml.Node, p *path) any {
+	switch n.Kind {
+	case yaml.MappingNode:
+		if !d.descend(n) {
+			return nil
+		}
+		defer d.ascend()
+		c := d.pairs(n, p)
+		m := make(map[string]any, len(c)/2)
+		for i := 0; i+1 < len(c); i += 2 {
+			key, ok := d.keyOf(c[i], p)
+			fp := p.child(key)
+			v := d.visit(c[i+1], &fp)
+			if v == nil {
+				return m
+			}
+			if ok {
+				m[key] = d.value(v, &fp)
+			}
+		}
+		return m
+	case yaml.SequenceNode:
+		if !d.descend(n) {
+			return nil
+		}
+		defer d.ascend()
+		l := make([]any, 0, len(n.Content))
+		for i, e := range n.Content {
+			ip := p.index(i)
+			if e = d.visit(e, &ip); e == nil {
+				return l
+			}
+			l = append(l, d.value(e, &ip))
+		}
+		return l
+	}
+	switch n.Tag {
+	case tagNull:
+		return nil
+	case tagBool:
+		return boolValue(n.Value)
+	case tagInt, tagFloat:
+		if !finite(n.Tag, n.Value) {
+			return nil // refused: see newDecoder's caller
+		}
+		return json.Number(d.jsonText(n))
+	case tagBinary:
+		return binary(n.Value)
+	}
+	return n.Value
 }
 
 // resourceList decodes requests or limits: resource names to amounts. Names are kept as
 // written; package validate judges them.
-func (d *decoder) resourceList(n *yaml.Node, p *field.Path) instancetype.ResourceList {
+func (d *decoder) resourceList(n *yaml.Node, p *path) instancetype.ResourceList {
 	if !d.mapping(n, p) {
 		return nil
 	}
-	l := make(instancetype.ResourceList, len(n.Content)/2)
-	d.entries(n, p, false, func(key string, _, v *yaml.Node) {
-		l[instancetype.ResourceName(key)] = d.amount(v, p.Key(key))
-	})
+	if !d.descend(n) {
+		return nil
+	}
+	defer d.ascend()
+	c := d.keyed(n, p)
+	l := make(instancetype.ResourceList, len(c)/2)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		kp := p.key(key)
+		v := d.visit(c[i+1], &kp)
+		if v == nil {
+			return l
+		}
+		if ok {
+			d.keep(&kp, c[i])
+			l[instancetype.ResourceName(key)] = d.amount(v, &kp)
+		}
+	}
 	return l
 }
 
-// amount decodes one resource value. Strings are kept as written. YAML numbers are
-// accepted as Kubernetes accepts them: as the JSON number the API server would receive.
-func (d *decoder) amount(n *yaml.Node, p *field.Path) instancetype.Amount {
+// amount decodes one resource value. Strings are kept as written. Numbers are accepted as
+// Kubernetes accepts them: as the JSON number kubectl sends.
+func (d *decoder) amount(n *yaml.Node, p *path) instancetype.Amount {
 	if n.Kind != yaml.ScalarNode {
 		d.wrongType(n, p, "a quantity such as \"500m\" or \"2Gi\"")
 		return instancetype.Amount{}
 	}
-	switch n.ShortTag() {
+	switch n.Tag {
 	case tagNull:
 		return instancetype.Amount{}
-	case tagStr:
-		return instancetype.ParseAmount(n.Value)
-	case tagInt:
-		if plainDecimal(n.Value) {
-			return instancetype.ParseAmount(n.Value)
-		}
-		var i int64
-		if err := n.Decode(&i); err == nil {
-			return instancetype.ParseAmount(strconv.FormatInt(i, 10))
-		}
-		return instancetype.ParseAmount(n.Value)
-	case tagFloat:
-		var f float64
-		if err := n.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			d.add(field.Invalid(p, n.Value, "must be a finite quantity"))
+	case tagStr, tagMerge:
+		return instancetype.AmountFromString(n.Value)
+	case tagBinary:
+		return instancetype.AmountFromString(binary(n.Value))
+	case tagInt, tagFloat:
+		if !finite(n.Tag, n.Value) {
+			d.refusePath(p) // visit reported it
 			return instancetype.Amount{}
 		}
-		return instancetype.ParseAmount(jsonNumber(f))
+		return instancetype.ParseAmount(d.jsonText(n))
 	}
 	d.wrongType(n, p, "a quantity such as \"500m\" or \"2Gi\"")
 	return instancetype.Amount{}
-}
-
-// plainDecimal reports digits with an optional leading minus: an integer whose YAML and
-// JSON spellings agree.
-func plainDecimal(s string) bool {
-	if s != "" && s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" || (len(s) > 1 && s[0] == '0') {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// jsonNumber formats f as encoding/json does.
-func jsonNumber(f float64) string {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b := strconv.AppendFloat(nil, f, format, -1, 64)
-	if format == 'e' {
-		// encoding/json shortens a two-digit negative exponent: 1e-07 becomes 1e-7.
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return string(b)
 }

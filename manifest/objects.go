@@ -4,191 +4,289 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 )
 
+// The fields of each decoded struct, from the JSON names of the Go types, so that a field
+// added to a type is known here at once: the decoder reads the common fields itself and
+// any other known field through encoding/json.
 var (
-	instanceTypeFields = []string{"apiVersion", "kind", "metadata", "spec"}
-	listFields         = []string{"apiVersion", "kind", "metadata", "items"}
-	itemFields         = []string{"apiVersion", "kind", "metadata", "spec"}
-	specFields         = []string{"nodeSelector", "resources"}
-	resourcesFields    = []string{"limits", "requests"}
+	instanceTypeFields = jsonFields(reflect.TypeFor[instancetype.InstanceType]())
+	listFields         = jsonFields(reflect.TypeFor[instancetype.InstanceTypeList]())
+	specFields         = jsonFields(reflect.TypeFor[instancetype.InstanceTypeSpec]())
+	resourcesFields    = jsonFields(reflect.TypeFor[instancetype.ResourceRequirements]())
 	objectMetaFields   = jsonFields(reflect.TypeFor[metav1.ObjectMeta]())
 	listMetaFields     = jsonFields(reflect.TypeFor[metav1.ListMeta]())
 )
 
-// jsonFields lists the JSON names of a struct's fields.
+// jsonFields lists the JSON names of a struct's fields, those of inlined structs included,
+// in order.
 func jsonFields(t reflect.Type) []string {
 	var names []string
 	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-":
+		case name == "" && (strings.Contains(","+opts+",", ",inline,") || f.Anonymous) && f.Type.Kind() == reflect.Struct:
+			names = append(names, jsonFields(f.Type)...)
+		case name != "":
 			names = append(names, name)
 		}
 	}
 	return names
 }
 
-// unknown reports a field the schema does not have.
-func (d *decoder) unknown(p *field.Path, key string, known []string) {
-	d.add(field.NotSupported(p.Child(key), key, known))
+// unknown reports a field the schema does not have, as apimachinery's strict decoding does.
+func (d *decoder) unknown(p *path, key string, known []string, k *yaml.Node) {
+	fp := p.child(key)
+	detail := "unknown field " + strconv.Quote(key)
+	if s := closestField(key, known); s != "" {
+		detail += "; did you mean " + strconv.Quote(s) + "?"
+	} else {
+		detail += "; known fields: " + strings.Join(known, ", ")
+	}
+	e := field.Forbidden(fp.build(), detail)
+	d.addTyped(e, UnknownField)
+	if d.pinned == nil {
+		d.pinned = make(map[*field.Error]Position)
+	}
+	d.pinned[e] = Position{Line: k.Line + d.lines, Column: k.Column}
+}
+
+// closestField returns the known field key most likely meant: equal but for case, or the
+// only one within a small edit distance.
+func closestField(key string, known []string) string {
+	for _, k := range known {
+		if strings.EqualFold(k, key) {
+			return k
+		}
+	}
+	return ""
 }
 
 // typeMeta checks the apiVersion and kind of an instance type or a list (or, with
 // optional set, of a list item, where both may be left out).
-func (d *decoder) typeMeta(root *yaml.Node, p *field.Path, kind string, optional bool) {
+func (d *decoder) typeMeta(root *yaml.Node, p *path, kind string, optional bool) {
 	budget := MaxNodes
 	// Values that are not strings are reported where the fields are decoded.
 	if k, v := lookup(root, "apiVersion", &budget); k != nil {
-		if isString(v) && v.Value != instancetype.APIVersion {
-			d.add(field.NotSupported(p.Child("apiVersion"), v.Value, []string{instancetype.APIVersion}))
+		if v.Kind == yaml.ScalarNode && v.Tag == tagStr && v.Value != instancetype.APIVersion {
+			fp := p.child("apiVersion")
+			d.add(field.NotSupported(fp.build(), v.Value, []string{instancetype.APIVersion}))
 		}
 	} else if !optional {
-		d.add(field.Required(p.Child("apiVersion"), "must be "+instancetype.APIVersion))
+		fp := p.child("apiVersion")
+		d.add(field.Required(fp.build(), "must be "+instancetype.APIVersion))
 	}
 	if k, v := lookup(root, "kind", &budget); k != nil {
-		if isString(v) && v.Value != kind {
-			d.add(field.NotSupported(p.Child("kind"), v.Value, []string{kind}))
+		if v.Kind == yaml.ScalarNode && v.Tag == tagStr && v.Value != kind {
+			fp := p.child("kind")
+			d.add(field.NotSupported(fp.build(), v.Value, []string{kind}))
 		}
 	}
 }
 
 // instanceType decodes an InstanceType, or a list item when item is set.
-func (d *decoder) instanceType(n *yaml.Node, p *field.Path, item bool) instancetype.InstanceType {
-	var it instancetype.InstanceType
+func (d *decoder) instanceType(n *yaml.Node, p *path, item bool) *instancetype.InstanceType {
+	it := &instancetype.InstanceType{}
 	if !d.mapping(n, p) {
 		return it
 	}
-	d.typeMeta(n, p, instancetype.Kind, item)
-	known := instanceTypeFields
-	if item {
-		known = itemFields
+	if !d.descend(n) {
+		return it
 	}
-	d.entries(n, p, true, func(key string, _, v *yaml.Node) {
+	defer d.ascend()
+	d.typeMeta(n, p, instancetype.Kind, item)
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return it
+		}
+		if !ok {
+			continue
+		}
 		switch key {
 		case "apiVersion":
-			it.APIVersion = d.str(v, p.Child(key))
+			it.APIVersion = d.str(v, &fp, false)
 		case "kind":
-			it.Kind = d.str(v, p.Child(key))
+			it.Kind = d.str(v, &fp, false)
 		case "metadata":
-			d.objectMeta(v, p.Child(key), &it.ObjectMeta)
+			d.objectMeta(v, &fp, &it.ObjectMeta)
 		case "spec":
-			d.spec(v, p.Child(key), &it.Spec)
+			d.spec(v, &fp, &it.Spec)
 		default:
-			d.unknown(p, key, known)
+			d.other(key, c[i], v, p, instanceTypeFields, it)
 		}
-	})
+	}
 	return it
 }
 
-func (d *decoder) spec(n *yaml.Node, p *field.Path, s *instancetype.InstanceTypeSpec) {
-	if !d.mapping(n, p) {
+// other decodes a field the decoder does not read itself: through encoding/json when the
+// struct has it, else it is an unknown field.
+func (d *decoder) other(key string, k, v *yaml.Node, p *path, known []string, into any) {
+	for _, f := range known {
+		if f == key {
+			d.viaJSON(key, v, p, into)
+			return
+		}
+	}
+	d.unknown(p, key, known, k)
+}
+
+func (d *decoder) spec(n *yaml.Node, p *path, s *instancetype.InstanceTypeSpec) {
+	if !d.mapping(n, p) || !d.descend(n) {
 		return
 	}
-	d.entries(n, p, true, func(key string, _, v *yaml.Node) {
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if !ok {
+			continue
+		}
 		switch key {
 		case "nodeSelector":
-			s.NodeSelector = d.stringMap(v, p.Child(key))
+			s.NodeSelector = d.stringMap(v, &fp)
 		case "resources":
-			d.resources(v, p.Child(key), &s.Resources)
+			d.resources(v, &fp, &s.Resources)
 		default:
-			d.unknown(p, key, specFields)
+			d.other(key, c[i], v, p, specFields, s)
 		}
-	})
+	}
 }
 
 // resources decodes a resources section: limits and requests.
-func (d *decoder) resources(n *yaml.Node, p *field.Path, r *instancetype.ResourceRequirements) {
-	if !d.mapping(n, p) {
+func (d *decoder) resources(n *yaml.Node, p *path, r *instancetype.ResourceRequirements) {
+	if !d.mapping(n, p) || !d.descend(n) {
 		return
 	}
-	d.entries(n, p, true, func(key string, _, v *yaml.Node) {
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if !ok {
+			continue
+		}
+		d.keep(&fp, c[i])
 		switch key {
 		case "limits":
-			r.Limits = d.resourceList(v, p.Child(key))
+			r.Limits = d.resourceList(v, &fp)
 		case "requests":
-			r.Requests = d.resourceList(v, p.Child(key))
+			r.Requests = d.resourceList(v, &fp)
 		default:
-			d.unknown(p, key, resourcesFields)
+			d.other(key, c[i], v, p, resourcesFields, r)
 		}
-	})
+	}
 }
 
-// stringMap decodes a map of strings, such as a node selector or labels.
-func (d *decoder) stringMap(n *yaml.Node, p *field.Path) map[string]string {
-	if !d.mapping(n, p) {
+// stringMap decodes a map of strings, such as a node selector or labels. A value kubectl
+// sends as anything but a string is a finding, null included.
+func (d *decoder) stringMap(n *yaml.Node, p *path) map[string]string {
+	if !d.mapping(n, p) || !d.descend(n) {
 		return nil
 	}
-	m := make(map[string]string, len(n.Content)/2)
-	d.entries(n, p, false, func(key string, _, v *yaml.Node) {
-		m[key] = d.str(v, p.Key(key))
-	})
+	defer d.ascend()
+	c := d.keyed(n, p)
+	m := make(map[string]string, len(c)/2)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		kp := p.key(key)
+		v := d.visit(c[i+1], &kp)
+		if v == nil {
+			return m
+		}
+		if ok {
+			m[key] = d.str(v, &kp, true)
+		}
+	}
 	return m
 }
 
 // objectMeta decodes metadata. The fields a manifest usually carries are read directly;
 // the rarer ones (timestamps, owner references, managed fields) go through encoding/json
 // into metav1.ObjectMeta, so that they are checked as Kubernetes checks them.
-func (d *decoder) objectMeta(n *yaml.Node, p *field.Path, m *metav1.ObjectMeta) {
-	if !d.mapping(n, p) {
+func (d *decoder) objectMeta(n *yaml.Node, p *path, m *metav1.ObjectMeta) {
+	if !d.mapping(n, p) || !d.descend(n) {
 		return
 	}
-	d.entries(n, p, true, func(key string, _, v *yaml.Node) {
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if !ok {
+			continue
+		}
 		switch key {
 		case "name":
-			m.Name = d.str(v, p.Child(key))
+			d.keepName(&fp, c[i])
+			m.Name = d.str(v, &fp, false)
 		case "generateName":
-			m.GenerateName = d.str(v, p.Child(key))
+			m.GenerateName = d.str(v, &fp, false)
 		case "namespace":
-			m.Namespace = d.str(v, p.Child(key))
-		case "uid":
-			m.UID = types.UID(d.str(v, p.Child(key)))
+			m.Namespace = d.str(v, &fp, false)
 		case "resourceVersion":
-			m.ResourceVersion = d.str(v, p.Child(key))
+			m.ResourceVersion = d.str(v, &fp, false)
 		case "labels":
-			m.Labels = d.stringMap(v, p.Child(key))
+			m.Labels = d.stringMap(v, &fp)
 		case "annotations":
-			m.Annotations = d.stringMap(v, p.Child(key))
+			m.Annotations = d.stringMap(v, &fp)
 		default:
-			d.viaJSON(key, v, p, objectMetaFields, m)
+			d.other(key, c[i], v, p, objectMetaFields, m)
 		}
-	})
+	}
 }
 
-func (d *decoder) listMeta(n *yaml.Node, p *field.Path, m *metav1.ListMeta) {
-	if !d.mapping(n, p) {
+func (d *decoder) listMeta(n *yaml.Node, p *path, m *metav1.ListMeta) {
+	if !d.mapping(n, p) || !d.descend(n) {
 		return
 	}
-	d.entries(n, p, true, func(key string, _, v *yaml.Node) {
-		d.viaJSON(key, v, p, listMetaFields, m)
-	})
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if ok {
+			d.other(key, c[i], v, p, listMetaFields, m)
+		}
+	}
 }
 
-// viaJSON decodes the field key of a metadata struct through encoding/json, after
-// checking that the struct has it.
-func (d *decoder) viaJSON(key string, v *yaml.Node, p *field.Path, known []string, into any) {
-	found := false
-	for _, k := range known {
-		found = found || k == key
-	}
-	if !found {
-		d.unknown(p, key, known)
-		return
-	}
-	d.checkTree(v, p.Child(key))
-	if d.overflow || d.tooLong != nil {
-		return
-	}
-	var val any
-	if err := v.Decode(&val); err != nil {
-		d.add(field.Invalid(p.Child(key), field.OmitValueType{}, err.Error()))
+// viaJSON decodes the field key of a struct through encoding/json, from the JSON value
+// kubectl would send for v.
+func (d *decoder) viaJSON(key string, v *yaml.Node, p *path, into any) {
+	fp := p.child(key)
+	val := d.value(v, &fp)
+	if d.overflow || d.tooDeep != nil {
 		return
 	}
 	b, err := json.Marshal(map[string]any{key: val})
@@ -196,7 +294,8 @@ func (d *decoder) viaJSON(key string, v *yaml.Node, p *field.Path, known []strin
 		err = json.Unmarshal(b, into)
 	}
 	if err != nil {
-		d.add(field.Invalid(p.Child(key), badValue(v), jsonProblem(err)))
+		d.refusePath(&fp)
+		d.add(field.Invalid(fp.build(), badValue(v), jsonProblem(err)))
 	}
 }
 
@@ -224,40 +323,124 @@ func jsonTypeName(t reflect.Type) string {
 	return "a " + t.String()
 }
 
-// list decodes an InstanceTypeList.
-func (d *decoder) list(n *yaml.Node, p *field.Path) *instancetype.InstanceTypeList {
-	l := &instancetype.InstanceTypeList{}
+// list decodes an InstanceTypeList, calling item for each item.
+func (d *decoder) list(n *yaml.Node, p *path, item func(it *instancetype.InstanceType, ip *path, n *yaml.Node)) {
+	var l instancetype.InstanceTypeList
 	d.typeMeta(n, p, instancetype.ListKind, false)
+	if !d.descend(n) {
+		return
+	}
+	defer d.ascend()
 	sawItems := false
-	d.entries(n, p, true, func(key string, _, v *yaml.Node) {
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if !ok {
+			continue
+		}
 		switch key {
 		case "apiVersion":
-			l.APIVersion = d.str(v, p.Child(key))
+			d.str(v, &fp, false)
 		case "kind":
-			l.Kind = d.str(v, p.Child(key))
+			d.str(v, &fp, false)
 		case "metadata":
-			d.listMeta(v, p.Child(key), &l.ListMeta)
+			d.listMeta(v, &fp, &l.ListMeta)
 		case "items":
 			sawItems = true
 			if v.Kind != yaml.SequenceNode {
 				if !isNull(v) {
-					d.wrongType(v, p.Child(key), "a list")
+					d.wrongType(v, &fp, "a list")
 				}
+				continue
+			}
+			if !d.descend(v) {
 				return
 			}
-			l.Items = make([]instancetype.InstanceType, 0, len(v.Content))
-			for i, e := range v.Content {
-				if e = d.visit(e); e == nil {
+			for j, e := range v.Content {
+				ip := fp.index(j)
+				if e = d.visit(e, &ip); e == nil {
+					d.ascend()
 					return
 				}
-				l.Items = append(l.Items, d.instanceType(e, p.Child(key).Index(i), true))
+				item(d.instanceType(e, &ip, true), &ip, e)
 			}
+			d.ascend()
 		default:
-			d.unknown(p, key, listFields)
+			d.other(key, c[i], v, p, listFields, &l)
 		}
-	})
-	if !sawItems {
-		d.add(field.Required(p.Child("items"), "a list of instance types"))
 	}
-	return l
+	if !sawItems {
+		fp := p.child("items")
+		d.add(field.Required(fp.build(), "a list of instance types"))
+	}
+}
+
+// v1ListFields are the fields of a v1 List.
+var v1ListFields = []string{"apiVersion", "kind", "metadata", "items"}
+
+// v1List decodes a v1 List, as kubectl get -o yaml prints one: its InstanceType items are
+// given to item, its other items to skip with why.
+func (d *decoder) v1List(n *yaml.Node, p *path, item func(*instancetype.InstanceType, *path, *yaml.Node), skip func(line int, reason string)) {
+	if !d.descend(n) {
+		return
+	}
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if !ok {
+			continue
+		}
+		switch key {
+		case "apiVersion", "kind":
+			d.str(v, &fp, false)
+		case "metadata":
+			var m metav1.ListMeta
+			d.listMeta(v, &fp, &m)
+		case "items":
+			if v.Kind != yaml.SequenceNode {
+				if !isNull(v) {
+					d.wrongType(v, &fp, "a list")
+				}
+				continue
+			}
+			if !d.descend(v) {
+				return
+			}
+			for j, e := range v.Content {
+				ip := fp.index(j)
+				if e = d.visit(e, &ip); e == nil {
+					d.ascend()
+					return
+				}
+				kind, reason, problem := recognise(e)
+				switch {
+				case problem != nil:
+					problem.Field = ip.build().Child(problem.Field).String() // items[j].kind
+					d.add(problem)
+				case kind == KindInstanceType:
+					item(d.instanceType(e, &ip, false), &ip, e)
+				case kind == "":
+					skip(e.Line, ip.build().String()+": "+reason)
+					d.checkTree(e, &ip)
+				default:
+					skip(e.Line, ip.build().String()+": a "+string(kind)+" inside a List: write it in a file of its own to have it checked")
+					d.checkTree(e, &ip)
+				}
+			}
+			d.ascend()
+		default:
+			d.unknown(p, key, v1ListFields, c[i])
+		}
+	}
 }

@@ -2,12 +2,12 @@ package manifest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"path"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -21,14 +21,14 @@ import (
 const (
 	// MaxFileSize is the largest file read, in bytes. Larger files are one finding.
 	MaxFileSize = 64 << 20
-	// MaxScalarSize is the longest scalar (key or value) accepted in a recognised
-	// document, in bytes. A document holding a longer one is dropped with one finding.
+	// MaxScalarSize is the longest scalar (key or value) accepted in a document, in bytes.
+	// A document holding a longer one is dropped with one finding.
 	MaxScalarSize = 64 << 10
-	// MaxNodes is the most nodes a file may hold, and the most one document may expand to
-	// once aliases are followed. The YAML reader's tree takes about 200 bytes a node, so
-	// this bounds memory too. A file over it is one finding, found by counting the bytes
-	// that can separate nodes before anything is parsed; a document that expands further
-	// is dropped with one finding.
+	// MaxNodes is the most nodes a document may hold, and the most it may expand to once
+	// aliases are followed. The YAML reader's tree takes about 200 bytes a node, so this
+	// bounds memory too: only one document's tree is held at a time. A document over it is
+	// one finding, found by counting the bytes that can begin a node before anything is
+	// parsed.
 	MaxNodes = 1_500_000
 	// MaxAliasGrowth bounds what aliases may add to a document: its nodes, expanded, may
 	// number at most MaxAliasGrowth times those written plus 65,536. Anchors used as
@@ -36,49 +36,44 @@ const (
 	// aliased a thousand times, does not.
 	MaxAliasGrowth = 16
 	// MaxDepth is the deepest a document may nest once aliases are followed, the YAML
-	// reader's own limit for the text. An alias to a node that contains it (x: &a [*a])
-	// nests without end; such a document is dropped with one finding.
+	// reader's own limit for the text.
 	MaxDepth = 10000
 )
 
-// Extensions are the file name extensions that ParseFS reads in a directory.
-var Extensions = []string{".yaml", ".yml", ".json"}
+// manifestExtensions are the file name extensions of manifests.
+var manifestExtensions = [...]string{".yaml", ".yml", ".json"}
 
-// Parse reads the documents of one file's contents. name is used in findings only.
-// Parse never fails: every problem, a syntax error included, is a finding of the returned
-// File. Documents before a syntax error are kept; the rest of the file is not read, as a
-// YAML stream cannot be resumed after one.
-func Parse(name string, data []byte) *File {
-	f := &File{Name: name}
-	if len(data) > MaxFileSize {
-		f.Errors = append(f.Errors, fileError(name, Position{1, 1},
-			fmt.Sprintf("file too large: more than %d bytes", MaxFileSize)))
-		return f
+// IsManifestName reports whether a file of this name is read when a directory is walked:
+// its extension is .yaml, .yml or .json, in any case.
+func IsManifestName(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 || strings.ContainsAny(name[dot:], `/\`) {
+		return false
 	}
-	if n := separators(data); n > MaxNodes {
-		f.Errors = append(f.Errors, fileError(name, Position{1, 1},
-			fmt.Sprintf("file too large: about %d nodes, more than %d", n, MaxNodes)))
-		return f
+	for _, e := range manifestExtensions {
+		if strings.EqualFold(name[dot:], e) {
+			return true
+		}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for i := 0; ; i++ {
-		var doc yaml.Node
-		err := dec.Decode(&doc)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			f.Errors = append(f.Errors, syntaxError(name, data, err))
-			break
-		}
-		if len(doc.Content) == 0 || isNull(doc.Content[0]) {
-			continue
-		}
-		f.Count++
-		f.add(i, doc.Content[0])
-	}
-	return f
+	return false
 }
+
+// Parse reads the documents of one file's contents. name is used in findings only. Every
+// document keeps its node tree, so that [Document.Position] can place any path: for large
+// inputs, [Scan] holds one document's tree at a time.
+//
+// Parse never fails: every problem, a syntax error included, is a finding of the returned
+// File. A syntax error ends its document only; the documents after it are read.
+func Parse(name string, data []byte) *File { return scan(name, data, nil, false) }
+
+// Scan is Parse for large inputs, in memory that does not grow with the number of
+// documents: it calls fn with each recognised document while the document's node tree is
+// alive, then releases the tree, and does not keep the document in the File (whose
+// Documents stay empty, and whose Findings leave out those of the documents: fn has them).
+// A document fn keeps still has the positions of its instance types' names and of every
+// field of its workloads that a check may report on, and its Position maps any other path
+// to the nearest of those. fn may be nil.
+func Scan(name string, data []byte, fn func(*Document)) *File { return scan(name, data, fn, true) }
 
 // Read is Parse on the contents of r, read up to MaxFileSize. It fails only if r does.
 func Read(name string, r io.Reader) (*File, error) {
@@ -89,131 +84,325 @@ func Read(name string, r io.Reader) (*File, error) {
 	return Parse(name, data), nil
 }
 
-// ParseFS parses the file root of fsys or, if root is a directory, every file below it
-// whose name ends in one of Extensions, in lexical order. Names in the returned files and
-// findings are paths in fsys. It fails only if a file or directory cannot be read.
-func ParseFS(fsys fs.FS, root string) ([]*File, error) {
-	var files []*File
-	err := fs.WalkDir(fsys, root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() || (p != root && !hasExtension(p)) {
-			return nil
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		files = append(files, Parse(p, data))
-		return nil
-	})
-	return files, err
+// reader reads one file.
+type reader struct {
+	f       *File
+	fn      func(*Document)
+	release bool
+	each    func(*yaml.Node, *decoder) // for tests: called with every non-empty document
 }
 
-func hasExtension(name string) bool {
-	ext := strings.ToLower(path.Ext(name))
-	for _, e := range Extensions {
-		if ext == e {
-			return true
+func scan(name string, data []byte, fn func(*Document), release bool) *File {
+	r := &reader{f: &File{Name: name}, fn: fn, release: release}
+	if len(data) > MaxFileSize {
+		r.problem(Position{1, 1}, InputLimit, fmt.Sprintf("file too large: more than %d bytes", MaxFileSize))
+		return r.f
+	}
+	if line, ok := templateAction(data); ok {
+		r.f.Skipped = append(r.f.Skipped, Skip{Line: line,
+			Reason: "holds Go template actions ({{ ... }}), as a Helm chart template does: not a manifest until rendered"})
+		return r.f
+	}
+	if isJSON(data) {
+		r.readJSON(data)
+	} else {
+		r.readYAML(data, 1)
+	}
+	return r.f
+}
+
+func (r *reader) problem(pos Position, t FindingType, detail string) {
+	r.f.Errors = append(r.f.Errors, fileProblem(r.f.Name, pos, t, detail))
+}
+
+// templateAction reports a file holding a Go template action: "{{" and "}}" on one line,
+// as Helm templates have, the "{{" not preceded by "$" (Azure ML writes its expressions
+// ${{inputs.data}}). It returns the line of the first.
+func templateAction(data []byte) (int, bool) {
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("{{"))
+		if j < 0 {
+			return 0, false
+		}
+		i += j
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data) - i
+		}
+		if (i == 0 || data[i-1] != '$') && bytes.Contains(data[i+2:i+end], []byte("}}")) {
+			return 1 + bytes.Count(data[:i], []byte("\n")), true
+		}
+		i += 2
+	}
+}
+
+// readYAML reads data, which starts on the given line of the file, as YAML documents.
+func (r *reader) readYAML(data []byte, line int) {
+	chunks := yamlChunks(data, func(l int, text string) {
+		r.problem(Position{Line: l + line - 1, Column: 1}, SyntaxError, "invalid YAML document separator: "+
+			strconv.Quote(text)+" follows ---: kubectl allows only a comment there, and reads no further")
+	})
+	for _, c := range chunks {
+		c.line += line - 1
+		r.readChunk(c)
+	}
+}
+
+// readChunk reads one YAML document.
+func (r *reader) readChunk(c chunk) {
+	n, d, problem := parseChunk(r.f.Name, c)
+	if problem != nil {
+		r.f.Errors = append(r.f.Errors, *problem)
+	}
+	if n == nil {
+		return
+	}
+	r.f.Count++
+	if d != nil {
+		r.add(n, d)
+	}
+}
+
+// parseChunk parses one YAML document and retypes its scalars. It returns the root node and
+// a decoder for it, or nil for an empty document; a problem that keeps the document from
+// being read is returned (with a nil decoder, and the root when the document is not empty).
+func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
+	lines := c.line - 1
+	if n := separators(c.data); n > MaxNodes {
+		x := fileProblem(name, Position{c.line, 1}, InputLimit, fmt.Sprintf("document too large: about %d nodes, more than %d", n, MaxNodes))
+		return nil, nil, &x
+	}
+	var doc yaml.Node
+	err := yaml.NewDecoder(bytes.NewReader(c.data)).Decode(&doc)
+	if err == io.EOF && utf16Odd(c.data) {
+		err = errors.New("yaml: incomplete UTF-16 character")
+	}
+	if err == io.EOF {
+		return nil, nil, nil
+	}
+	if err != nil {
+		x := syntaxError(name, c.data, err)
+		x.Line += lines
+		return nil, nil, &x
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil, nil
+	}
+	n := doc.Content[0]
+	t := retyper{source: c.data, bangs: bytes.IndexByte(c.data, '!') >= 0}
+	t.walk(n)
+	if n.Kind == yaml.ScalarNode && n.Tag == tagFloat && !finite(n.Tag, n.Value) {
+		t.refuse(n, "must be a finite number: "+n.Value+" has no JSON form, so kubectl cannot send it")
+	}
+	if _, refused := t.refused[n]; isNull(n) && !refused {
+		return nil, nil, nil
+	}
+	if t.tooLong != nil {
+		x := fileProblem(name, Position{t.tooLong.Line + lines, t.tooLong.Column}, InputLimit, fmt.Sprintf(
+			"document ignored: a scalar of %d bytes, more than %d", len(t.tooLong.Value), MaxScalarSize))
+		return n, nil, &x
+	}
+	d := newDecoder(min(MaxNodes, MaxAliasGrowth*t.nodes+65536))
+	d.lines, d.refusedNodes, d.refusal = lines, t.refused, len(t.refused) > 0
+	return n, d, nil
+}
+
+// utf16Odd reports text that starts with a UTF-16 byte order mark and, as kubectl hands it
+// to its YAML reader (ending in a line feed), has an odd number of bytes, which that reader
+// refuses.
+func utf16Odd(data []byte) bool {
+	n := len(data)
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		n++
+	}
+	return (bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe})) && n%2 == 1
+}
+
+// readJSON reads data as kubectl reads a JSON stream: one document per value. When the
+// first value, or the second, is not an object kubectl reads the rest as YAML instead, and
+// so does this; when that fails too, the JSON problem is reported.
+func (r *reader) readJSON(data []byte) {
+	j := newJSONReader(data)
+	j.limit = MaxNodes
+	end := 0 // where the last value read ends
+	for count := 0; j.more(); count++ {
+		v, err := j.value(0)
+		if err == nil && v.Kind != yaml.MappingNode {
+			err = &jsonError{pos: Position{v.Line, v.Column}, msg: "a JSON " + strings.TrimPrefix(kindName(v), "a ") + ", not an object"}
+		}
+		if err != nil {
+			if count <= 1 && r.yamlInstead(data, end, count) {
+				return
+			}
+			je := err.(*jsonError)
+			r.problem(je.pos, SyntaxError, "JSON syntax error: "+je.msg)
+			return
+		}
+		end = j.off
+		r.f.Count++
+		d := newDecoder(min(MaxNodes, MaxAliasGrowth*j.nodes+65536))
+		d.json = true
+		j.nodes = 0
+		r.add(v, d)
+	}
+}
+
+// yamlInstead reads data as YAML from where kubectl rewinds to after failing on its
+// count-th JSON value (the first, or the second, after a first that ended at end), and
+// reports whether that went without a syntax error; if not, nothing of it is kept.
+func (r *reader) yamlInstead(data []byte, end, count int) bool {
+	start := 0
+	if count == 1 {
+		start = end
+	}
+	// kubectl drops the white space there, up to and including the first line break; it
+	// reads four bytes at a time for that, and gives up, reading no YAML, when fewer are
+	// left.
+	for {
+		if len(data)-start < 4 {
+			return false
+		}
+		c, size := utf8.DecodeRune(data[start:])
+		if !unicode.IsSpace(c) {
+			break
+		}
+		start += size
+		if c == '\n' {
+			break
 		}
 	}
-	return false
+	line := 1 + bytes.Count(data[:start], []byte("\n"))
+	saved := *r.f
+	try := &reader{f: &File{Name: r.f.Name}, each: r.each}
+	try.readYAML(data[start:], line)
+	for _, x := range try.f.Errors {
+		if x.Type == SyntaxError {
+			return false
+		}
+	}
+	// Keep what the YAML reading found: run fn on its documents now.
+	*r.f = saved
+	r.f.Count += try.f.Count
+	r.f.Skipped = append(r.f.Skipped, try.f.Skipped...)
+	r.f.Errors = append(r.f.Errors, try.f.Errors...)
+	for _, d := range try.f.Documents {
+		r.deliver(d)
+	}
+	return true
 }
 
-// add recognises one non-empty document and, if it is one of ours, decodes it.
-func (f *File) add(index int, n *yaml.Node) {
-	kind, problem := recognise(n)
+// add recognises and decodes one non-empty document.
+func (r *reader) add(n *yaml.Node, d *decoder) {
+	if r.each != nil {
+		r.each(n, d)
+		d = r.fresh(d)
+	}
+	kind, skip, problem := recognise(n)
 	if problem != nil {
-		f.Errors = append(f.Errors, *problem)
-		f.Errors[len(f.Errors)-1].File = f.Name
+		r.f.Errors = append(r.f.Errors, Finding{File: r.f.Name, Position: Position{n.Line + d.lines, n.Column}, Err: problem})
+		if k, _ := lookup(n, "kind", new(int)); k != nil {
+			r.f.Errors[len(r.f.Errors)-1].Position = Position{k.Line + d.lines, k.Column}
+		}
 		return
 	}
 	if kind == "" {
+		r.f.Skipped = append(r.f.Skipped, Skip{Line: n.Line + d.lines, Reason: skip})
 		return
 	}
-	d := newDecoder(min(MaxNodes, MaxAliasGrowth*countNodes(n)+65536))
-	doc := &Document{File: f.Name, Index: index, Line: n.Line, Kind: kind, root: n}
+	doc := &Document{File: r.f.Name, Index: r.f.Count - 1, Line: n.Line + d.lines, Kind: kind, root: n, lines: d.lines}
+	top := root(nil)
+	item := func(k Kind, p *field.Path, n *yaml.Node) Item[*resolve.Workload] {
+		return Item[*resolve.Workload]{Path: p, Line: n.Line + d.lines, Kind: k}
+	}
 	switch kind {
 	case KindInstanceType:
-		it := d.instanceType(n, nil, false)
-		doc.InstanceTypes = []*instancetype.InstanceType{&it}
+		d.recordNames()
+		it := d.instanceType(n, &top, false)
+		doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Line: doc.Line, Kind: kind, Object: it})
 	case KindInstanceTypeList:
-		doc.List = d.list(n, nil)
-		for i := range doc.List.Items {
-			doc.InstanceTypes = append(doc.InstanceTypes, &doc.List.Items[i])
-		}
-	case KindDeployment, KindJob:
-		doc.Workload = d.workload(n, resolve.WorkloadKind(kind))
+		d.recordNames()
+		d.list(n, &top, func(it *instancetype.InstanceType, ip *path, e *yaml.Node) {
+			doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip.build(), Line: e.Line + d.lines, Kind: KindInstanceType, Object: it})
+		})
+	case KindList:
+		d.recordNames()
+		d.v1List(n, &top, func(it *instancetype.InstanceType, ip *path, e *yaml.Node) {
+			doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip.build(), Line: e.Line + d.lines, Kind: KindInstanceType, Object: it})
+		}, func(line int, reason string) {
+			r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
+		})
+	case KindDeployment:
+		d.recordAll()
+		w := item(kind, nil, n)
+		w.Object = d.deployment(n, &top)
+		doc.Workloads = append(doc.Workloads, w)
+	case KindJob, KindSweepJob:
+		d.recordAll()
+		w := item(kind, nil, n)
+		w.Object = d.job(n, &top)
+		w.Note = legacyNote(w.Object)
+		doc.Workloads = append(doc.Workloads, w)
+	case KindPipelineJob:
+		d.recordAll()
+		d.pipeline(n, &top, func(p *field.Path, e *yaml.Node, w *resolve.Workload) {
+			it := item(kind, p, e)
+			it.Object = w
+			it.Note = legacyNote(w)
+			doc.Workloads = append(doc.Workloads, it)
+		}, func(line int, reason string) {
+			r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
+		})
+	case KindEndpoint:
+		d.recordAll()
+		d.endpoint(n, &top, func(p *field.Path, e *yaml.Node, w *resolve.Workload) {
+			it := item(KindDeployment, p, e)
+			it.Object = w
+			it.Note = "an older form: an online endpoint file with its deployments inline; today each deployment has a file of its own, with $schema kubernetesOnlineDeployment.schema.json"
+			doc.Workloads = append(doc.Workloads, it)
+		})
 	}
 	switch {
 	case d.tooDeep != nil:
-		f.Errors = append(f.Errors, fileError(f.Name, nodePos(d.tooDeep), fmt.Sprintf(
-			"document ignored: nested more than %d levels once aliases are followed (does an alias refer to a node that contains it?)", MaxDepth)))
-		return
-	case d.tooLong != nil:
-		f.Errors = append(f.Errors, fileError(f.Name, nodePos(d.tooLong), fmt.Sprintf(
-			"document ignored: a scalar of %d bytes, more than %d", len(d.tooLong.Value), MaxScalarSize)))
+		r.problem(Position{d.tooDeep.Line + d.lines, d.tooDeep.Column}, InputLimit, fmt.Sprintf(
+			"document ignored: nested more than %d levels once aliases are followed", MaxDepth))
 		return
 	case d.overflow:
-		f.Errors = append(f.Errors, fileError(f.Name, nodePos(n), fmt.Sprintf(
-			"document ignored: more than %d nodes once aliases are expanded", d.limit)))
+		r.problem(Position{n.Line + d.lines, n.Column}, InputLimit, fmt.Sprintf(
+			"document ignored: more than %d nodes once aliases are expanded", d.limit))
 		return
 	}
-	doc.Errors, doc.pinned = d.errs, d.pinned
-	f.Documents = append(f.Documents, doc)
+	d.unreported()
+	doc.Errors, doc.pinned, doc.typed, doc.refused, doc.kept = d.errs, d.pinned, d.typed, d.refused, d.kept
+	r.deliver(doc)
 }
 
-// recognise tells what a document is: one of our kinds, or "" for a document to skip. A
-// document of our API group with a kind we do not know is a problem.
-func recognise(n *yaml.Node) (Kind, *Finding) {
-	if n.Kind != yaml.MappingNode {
-		return "", nil
+// legacyNote is the note of a job written in the older form, with compute.instance_type.
+func legacyNote(w *resolve.Workload) string {
+	if len(w.InstanceTypeAt) == 0 {
+		return ""
 	}
-	budget := MaxNodes
-	scalar := func(key string) (string, *yaml.Node) {
-		k, v := lookup(n, key, &budget)
-		if k == nil || v.Kind != yaml.ScalarNode {
-			return "", k
-		}
-		return v.Value, k
+	return "an older form: compute with target and instance_type; today a job names compute: azureml:TARGET and resources.instance_type"
+}
+
+// fresh returns a new decoder like d, for a second walk of its document.
+func (r *reader) fresh(d *decoder) *decoder {
+	e := newDecoder(d.limit)
+	e.json, e.lines, e.refusedNodes, e.refusal = d.json, d.lines, d.refusedNodes, d.refusal
+	return e
+}
+
+// deliver hands a decoded document to the caller, or keeps it in the file.
+func (r *reader) deliver(doc *Document) {
+	if r.fn != nil {
+		r.fn(doc)
 	}
-	apiVersion, av := scalar("apiVersion")
-	kind, kn := scalar("kind")
-	switch {
-	case kind == instancetype.Kind:
-		return KindInstanceType, nil
-	case kind == instancetype.ListKind:
-		return KindInstanceTypeList, nil
-	case strings.HasPrefix(apiVersion, instancetype.GroupName+"/"):
-		var e *field.Error
-		pos := nodePos(kn)
-		if kn == nil {
-			e, pos = field.Required(field.NewPath("kind"), "an "+instancetype.GroupName+" document must be an InstanceType or an InstanceTypeList"), nodePos(av)
-		} else {
-			e = field.NotSupported(field.NewPath("kind"), kind, []string{instancetype.Kind, instancetype.ListKind})
-		}
-		return "", &Finding{Position: pos, Err: e}
-	case av != nil || kn != nil:
-		return "", nil // another Kubernetes kind
+	if r.release {
+		doc.release()
+		r.f.Checked++
+		return
 	}
-	if schema, k := scalar("$schema"); k != nil {
-		s := strings.ToLower(schema)
-		switch {
-		case strings.HasSuffix(s, "/kubernetesonlinedeployment.schema.json"):
-			return KindDeployment, nil
-		case strings.HasSuffix(s, "/commandjob.schema.json"):
-			return KindJob, nil
-		}
-		return "", nil // another Azure ML schema
-	}
-	if k, _ := lookup(n, "endpoint_name", &budget); k != nil {
-		return KindDeployment, nil
-	}
-	if k, _ := lookup(n, "command", &budget); k != nil {
-		return KindJob, nil
-	}
-	return "", nil
+	r.f.Documents = append(r.f.Documents, doc)
+	r.f.Checked++
 }
 
 // syntaxError turns an error of the YAML reader into a finding at its line. The reader
@@ -238,46 +427,7 @@ func syntaxError(name string, data []byte, err error) Finding {
 	if lines := lineCount(data); pos.Line > lines {
 		pos = Position{Line: lines, Column: 1}
 	}
-	return fileError(name, pos, "YAML syntax error: "+msg)
-}
-
-// lineCount returns the number of lines of data as the YAML reader counts them: line feeds,
-// carriage returns and CRLF pairs, NEL, LS and PS all end a line.
-func lineCount(data []byte) int {
-	n := 1 + bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) - bytes.Count(data, []byte("\r\n"))
-	for _, br := range []string{"\u0085", "\u2028", "\u2029"} {
-		n += bytes.Count(data, []byte(br))
-	}
-	return n
-}
-
-// separators counts the bytes of data that can begin a new YAML node: line breaks, and
-// the indicators , : - [ {. Every node but the first of a file follows one, so this is
-// an upper bound on the nodes of data, found without parsing it.
-func separators(data []byte) int {
-	n := 0
-	for _, c := range data {
-		switch c {
-		case '\n', ',', ':', '-', '[', '{':
-			n++
-		}
-	}
-	return n
-}
-
-// countNodes returns the number of nodes written in the tree under n, aliases counted
-// once each and not followed.
-func countNodes(n *yaml.Node) int {
-	count := 0
-	stack := []*yaml.Node{n}
-	for len(stack) > 0 {
-		n, stack = stack[len(stack)-1], stack[:len(stack)-1]
-		count++
-		if n.Kind != yaml.AliasNode {
-			stack = append(stack, n.Content...)
-		}
-	}
-	return count
+	return fileProblem(name, pos, SyntaxError, "YAML syntax error: "+msg)
 }
 
 // parserProblem reports a problem found by the YAML reader's parser rather than its

@@ -5,52 +5,308 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
 // mlflowModel is the model.type of an MLflow model deployment.
 const mlflowModel = "mlflow_model"
 
-// workload decodes the fields of a deployment or job that resolution needs; the rest of the
-// document is only checked for duplicate keys.
-func (d *decoder) workload(n *yaml.Node, kind resolve.WorkloadKind) *resolve.Workload {
-	w := &resolve.Workload{Kind: kind}
-	var p *field.Path
-	d.entries(n, p, true, func(key string, _, v *yaml.Node) {
-		fp := p.Child(key)
-		switch {
-		case key == "name":
-			w.Name = d.str(v, fp)
-		case key == "instance_type" && kind == resolve.Deployment:
-			w.InstanceType = d.str(v, fp)
-		case key == "model" && kind == resolve.Deployment && v.Kind == yaml.MappingNode:
-			d.entries(v, fp, true, func(key string, _, v *yaml.Node) {
-				if key == "type" && v.Kind == yaml.ScalarNode {
-					w.MLflow = d.str(v, fp.Child(key)) == mlflowModel
-					return
-				}
-				d.checkTree(v, fp.Child(key))
-			})
-		case key == "resources" && kind == resolve.Deployment:
+// deployment decodes the fields of an online deployment that resolution needs; the rest of
+// the document is only checked for duplicate keys and what kubectl would refuse. The
+// positions of what it decodes are recorded.
+func (d *decoder) deployment(n *yaml.Node, p *path) *resolve.Workload {
+	w := &resolve.Workload{Kind: resolve.Deployment}
+	if !d.mapping(n, p) || !d.descend(n) {
+		return w
+	}
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return w
+		}
+		if !ok {
+			continue
+		}
+		switch key {
+		case "name":
+			d.keep(&fp, c[i])
+			w.Name = d.str(v, &fp, false)
+		case "instance_type":
+			d.keep(&fp, c[i])
+			w.InstanceType = d.str(v, &fp, false)
+		case "model":
+			d.keep(&fp, c[i])
+			d.model(v, &fp, w)
+		case "resources":
+			d.keep(&fp, c[i])
 			if isNull(v) {
-				return
+				continue
 			}
 			w.Resources = &instancetype.ResourceRequirements{}
-			d.resources(v, fp, w.Resources)
-		case key == "resources" && kind == resolve.Job:
-			if !d.mapping(v, fp) {
+			d.resources(v, &fp, w.Resources)
+		default:
+			d.checkTree(v, &fp)
+		}
+	}
+	return w
+}
+
+// model reads model.type of a deployment.
+func (d *decoder) model(n *yaml.Node, p *path, w *resolve.Workload) {
+	if n.Kind != yaml.MappingNode || !d.descend(n) {
+		d.checkTree(n, p) // a model named by reference (azureml:my-model:1)
+		return
+	}
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if ok && key == "type" && v.Kind == yaml.ScalarNode {
+			d.keep(&fp, c[i])
+			w.MLflow = d.str(v, &fp, false) == mlflowModel
+			continue
+		}
+		d.checkTree(v, &fp)
+	}
+}
+
+// job decodes the fields of a command job, a sweep job or a pipeline step that resolution
+// needs: its name and resources.instance_type (or, in the older form, compute.target and
+// compute.instance_type).
+func (d *decoder) job(n *yaml.Node, p *path) *resolve.Workload {
+	w := &resolve.Workload{Kind: resolve.Job}
+	if !d.mapping(n, p) || !d.descend(n) {
+		return w
+	}
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return w
+		}
+		if !ok {
+			continue
+		}
+		switch {
+		case key == "name" || key == "display_name" && w.Name == "":
+			d.keep(&fp, c[i])
+			w.Name = d.str(v, &fp, false)
+		case key == "resources":
+			d.keep(&fp, c[i])
+			d.jobResources(v, &fp, w)
+		case key == "compute" && v.Kind == yaml.MappingNode:
+			d.keep(&fp, c[i])
+			d.legacyCompute(v, &fp, w)
+		default:
+			d.checkTree(v, &fp)
+		}
+	}
+	return w
+}
+
+// jobResources reads a job's resources: instance_type, and the other settings of a job's
+// resources (instance_count, shm_size, …), which are only checked for duplicate keys. A
+// job has no requests or limits: those are unknown fields.
+func (d *decoder) jobResources(n *yaml.Node, p *path, w *resolve.Workload) {
+	if !d.mapping(n, p) || !d.descend(n) {
+		return
+	}
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if !ok {
+			continue
+		}
+		switch key {
+		case "instance_type":
+			d.keep(&fp, c[i])
+			w.InstanceType = d.str(v, &fp, false)
+		case "requests", "limits":
+			e := field.Forbidden(fp.build(), "unknown field \""+key+"\": a job gets its requests and limits from its instance type; set them in an InstanceType, or use an online deployment's resources")
+			d.addTyped(e, UnknownField)
+			d.addPin(c[i], e)
+		default:
+			d.checkTree(v, &fp)
+		}
+	}
+}
+
+// legacyCompute reads the older form of a job's compute, a mapping of target and
+// instance_type.
+func (d *decoder) legacyCompute(n *yaml.Node, p *path, w *resolve.Workload) {
+	if !d.descend(n) {
+		return
+	}
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if ok && key == "instance_type" {
+			d.keep(&fp, c[i])
+			w.InstanceType = d.str(v, &fp, false)
+			w.InstanceTypeAt = []string{"compute", "instance_type"}
+			continue
+		}
+		d.checkTree(v, &fp)
+	}
+}
+
+// addPin places e at node n.
+func (d *decoder) addPin(n *yaml.Node, e *field.Error) {
+	if d.pinned == nil {
+		d.pinned = make(map[*field.Error]Position)
+	}
+	d.pinned[e] = Position{Line: n.Line + d.lines, Column: n.Column}
+}
+
+// pipeline decodes a pipeline job: each step under jobs that names an instance type and
+// runs on a compute target (its own compute, or the pipeline's settings.default_compute or
+// compute) is a workload, given to add with its path (jobs.NAME); a step that names one
+// but runs on no compute target is skipped, with why. The rest of the document is checked
+// for duplicate keys and what kubectl would refuse.
+func (d *decoder) pipeline(n *yaml.Node, p *path, add func(*field.Path, *yaml.Node, *resolve.Workload), skip func(line int, reason string)) {
+	budget := MaxNodes
+	defaultCompute := false
+	if k, v := lookup(n, "settings", &budget); k != nil && v.Kind == yaml.MappingNode {
+		if k, v := lookup(v, "default_compute", &budget); k != nil && !isNull(v) {
+			defaultCompute = true
+		}
+	}
+	if k, v := lookup(n, "compute", &budget); k != nil && !isNull(v) {
+		defaultCompute = true
+	}
+	if !d.descend(n) {
+		return
+	}
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if !ok {
+			continue
+		}
+		if key != "jobs" || v.Kind != yaml.MappingNode {
+			d.checkTree(v, &fp)
+			continue
+		}
+		d.keep(&fp, c[i])
+		if !d.descend(v) {
+			return
+		}
+		steps := d.pairs(v, &fp)
+		for j := 0; j+1 < len(steps); j += 2 {
+			name, ok := d.keyOf(steps[j], &fp)
+			sp := fp.child(name)
+			s := d.visit(steps[j+1], &sp)
+			if s == nil {
+				d.ascend()
 				return
 			}
-			d.entries(v, fp, true, func(key string, _, v *yaml.Node) {
-				if key == "instance_type" {
-					w.InstanceType = d.str(v, fp.Child(key))
-					return
-				}
-				d.checkTree(v, fp.Child(key))
-			})
-		default:
-			d.checkTree(v, fp)
+			if !ok {
+				continue
+			}
+			names, compute := stepShape(s, &budget)
+			switch {
+			case !names:
+				d.checkTree(s, &sp) // its instance type is its compute's business
+			case !compute && !defaultCompute:
+				skip(s.Line, "pipeline step "+clip.Quote(name)+" is serverless (no compute, and no settings.default_compute): its instance_type is an Azure VM size")
+				d.checkTree(s, &sp)
+			default:
+				d.keep(&sp, steps[j])
+				add(sp.build(), s, d.job(s, &sp))
+			}
 		}
-	})
-	return w
+		d.ascend()
+	}
+}
+
+// stepShape tells whether a pipeline step names an instance type (in resources, or in the
+// older compute mapping) and whether it names its own compute.
+func stepShape(s *yaml.Node, budget *int) (names, compute bool) {
+	if s.Kind != yaml.MappingNode {
+		return false, false
+	}
+	if k, v := lookup(s, "resources", budget); k != nil && v.Kind == yaml.MappingNode {
+		if k, _ := lookup(v, "instance_type", budget); k != nil {
+			names = true
+		}
+	}
+	if k, v := lookup(s, "compute", budget); k != nil && !isNull(v) {
+		compute = true
+		if v.Kind == yaml.MappingNode {
+			if k, _ := lookup(v, "instance_type", budget); k != nil {
+				names = true
+			}
+		}
+	}
+	return names, compute
+}
+
+// endpoint decodes an online endpoint written with its deployments inline, an older form:
+// each item of deployments is a deployment, given to add with its path (deployments[i]).
+func (d *decoder) endpoint(n *yaml.Node, p *path, add func(*field.Path, *yaml.Node, *resolve.Workload)) {
+	if !d.descend(n) {
+		return
+	}
+	defer d.ascend()
+	c := d.pairs(n, p)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i], p)
+		fp := p.child(key)
+		v := d.visit(c[i+1], &fp)
+		if v == nil {
+			return
+		}
+		if !ok {
+			continue
+		}
+		if key != "deployments" || v.Kind != yaml.SequenceNode {
+			d.checkTree(v, &fp)
+			continue
+		}
+		d.keep(&fp, c[i])
+		if !d.descend(v) {
+			return
+		}
+		for j, e := range v.Content {
+			ip := fp.index(j)
+			if e = d.visit(e, &ip); e == nil {
+				d.ascend()
+				return
+			}
+			d.keep(&ip, e)
+			add(ip.build(), e, d.deployment(e, &ip))
+		}
+		d.ascend()
+	}
 }

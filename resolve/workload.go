@@ -35,12 +35,20 @@ type Workload struct {
 	// MLflow reports an MLflow model deployment (model.type: mlflow_model), which needs
 	// requests of at least 2 cpu and 4G of memory.
 	MLflow bool
+	// InstanceTypeAt is the path, below the workload's root, of the field that names its
+	// instance type when it is not where its kind puts it, such as compute.instance_type in
+	// the older form of a job. Nil means the usual place.
+	InstanceTypeAt []string
 }
 
 // InstanceTypePath returns the path, below root, of the field in which the workload names
-// its instance type: instance_type for a deployment, resources.instance_type for a job.
+// its instance type: instance_type for a deployment, resources.instance_type for a job,
+// or InstanceTypeAt when set.
 func (w *Workload) InstanceTypePath(root *field.Path) *field.Path {
-	if w.Kind == Job {
+	switch {
+	case len(w.InstanceTypeAt) > 0:
+		return root.Child(w.InstanceTypeAt[0], w.InstanceTypeAt[1:]...)
+	case w.Kind == Job:
 		return root.Child("resources", "instance_type")
 	}
 	return root.Child("instance_type")

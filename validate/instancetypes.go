@@ -20,15 +20,28 @@ type Source struct {
 }
 
 // InstanceTypes validates instance types given together, as a cluster would hold them:
-// each as [InstanceType] does, and their names unique across all of them (R1). It returns
-// one list of findings per source, aligned with srcs (nil for a valid one).
+// each as [InstanceType] does, and their names unique across all of them, as [UniqueNames]
+// checks (R1). It returns one list of findings per source, aligned with srcs (nil for a
+// valid one).
+func InstanceTypes(srcs []Source, opts Options) []field.ErrorList {
+	out := UniqueNames(srcs)
+	for i, src := range srcs {
+		out[i] = append(out[i], InstanceType(src.InstanceType, src.Path, opts)...)
+	}
+	return out
+}
+
+// UniqueNames checks that the names of instance types given together are unique (R1), and
+// returns one list of findings per source, aligned with srcs (nil for a source without
+// one).
 //
 // When several instance types share a name, the last one is the definition in effect, as
 // kubectl apply leaves the cluster after applying them in order; each earlier one gets a
 // field.Duplicate error at its metadata.name whose detail says where the one in effect is.
 // A custom instance type named defaultinstancetype overrides the built-in one (R5) and is
-// not a duplicate of it; two custom ones of that name are duplicates.
-func InstanceTypes(srcs []Source, opts Options) []field.ErrorList {
+// not a duplicate of it; two custom ones of that name are duplicates. Nil instance types
+// and those without a name are not compared.
+func UniqueNames(srcs []Source) []field.ErrorList {
 	out := make([]field.ErrorList, len(srcs))
 	last := make(map[string]int, len(srcs))
 	for i, src := range srcs {
@@ -37,16 +50,14 @@ func InstanceTypes(srcs []Source, opts Options) []field.ErrorList {
 		}
 	}
 	for i, src := range srcs {
-		var errs field.ErrorList
 		if it := src.InstanceType; it != nil && it.Name != "" {
 			if j := last[it.Name]; j != i {
 				e := field.Duplicate(src.Path.Child("metadata", "name"), clip.String(it.Name))
 				e.Detail = "instance type names must be unique; this definition is not in effect: the one at " +
 					where(srcs[j]) + " replaces it, as the last one applied wins: rename or remove one of them"
-				errs = append(errs, e)
+				out[i] = field.ErrorList{e}
 			}
 		}
-		out[i] = append(errs, InstanceType(src.InstanceType, src.Path, opts)...)
 	}
 	return out
 }

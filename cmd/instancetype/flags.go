@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -15,20 +16,30 @@ type options struct {
 	output       string
 	nodeSelector map[string]string
 	strictSubset bool
+	catalog      []string
+	exclude      []string
 	paths        []string
 }
 
+// repeated is a flag that may be given many times, each value kept.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
 // parseFlags parses flags and paths in any order (flags may follow paths, as in kubectl);
-// "--" ends the flags.
+// "--" ends the flags. -ojson is -o json, as kubectl takes it.
 func parseFlags(cmd string, args []string) (options, error) {
 	var o options
-	var sel string
+	var sel, catalog, exclude repeated
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.output, "o", "text", "")
 	fs.StringVar(&o.output, "output", "text", "")
-	fs.StringVar(&sel, "node-selector", "", "")
+	fs.Var(&sel, "node-selector", "")
 	fs.BoolVar(&o.strictSubset, "strict-subset", false, "")
+	fs.Var(&catalog, "catalog", "")
+	fs.Var(&exclude, "exclude", "")
 	var after []string // everything after "--": paths, even if they look like flags
 	for i, a := range args {
 		if a == "--" {
@@ -36,6 +47,7 @@ func parseFlags(cmd string, args []string) (options, error) {
 			break
 		}
 	}
+	args = splitShortOutput(args)
 	for {
 		if err := fs.Parse(args); err != nil {
 			return o, err
@@ -54,25 +66,52 @@ func parseFlags(cmd string, args []string) (options, error) {
 	if o.nodeSelector, err = parseSelector(sel); err != nil {
 		return o, fmt.Errorf("invalid --node-selector: %w", err)
 	}
+	for _, pat := range exclude {
+		if err := lint.ValidExclude(pat); err != nil {
+			return o, fmt.Errorf("invalid --exclude %q: %w", pat, err)
+		}
+	}
+	o.catalog, o.exclude = catalog, exclude
+	if len(o.catalog) > 0 && len(o.paths) == 0 && cmd != "list" {
+		return o, errors.New("--catalog names the cluster's instance types; give the PATHs to check too")
+	}
 	return o, nil
 }
 
-// parseSelector parses k=v[,k=v]: label keys and values, checked by validate.NodeSelector
-// (bad values clipped, so a huge flag cannot make a huge message).
-func parseSelector(s string) (map[string]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
+// splitShortOutput turns -ojson into -o json, as kubectl accepts it.
+func splitShortOutput(args []string) []string {
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		if len(a) > 2 && strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "-output") && a[2] != '=' {
+			out = append(out, "-o", a[2:])
+			continue
+		}
+		out = append(out, a)
 	}
-	m := map[string]string{}
-	for _, pair := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
-		if !ok {
-			return nil, fmt.Errorf("%q is not key=value", pair)
+	return out
+}
+
+// parseSelector parses k=v[,k=v], given once or many times: label keys and values, checked
+// by validate.NodeSelector (bad values clipped, so a huge flag cannot make a huge message).
+func parseSelector(values []string) (map[string]string, error) {
+	var m map[string]string
+	for _, s := range values {
+		if strings.TrimSpace(s) == "" {
+			continue
 		}
-		if _, dup := m[k]; dup {
-			return nil, fmt.Errorf("key %q given twice", k)
+		for _, pair := range strings.Split(s, ",") {
+			k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
+			if !ok {
+				return nil, fmt.Errorf("%q is not key=value", pair)
+			}
+			if m == nil {
+				m = map[string]string{}
+			}
+			if old, dup := m[k]; dup && old != v {
+				return nil, fmt.Errorf("key %q given twice, as %q and %q", k, old, v)
+			}
+			m[k] = v
 		}
-		m[k] = v
 	}
 	if errs := validate.NodeSelector(m, nil); len(errs) > 0 {
 		msgs := make([]string, len(errs))

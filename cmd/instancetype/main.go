@@ -8,24 +8,28 @@
 //	instancetype help [COMMAND]
 //
 // PATH is a file, a directory (walked for .yaml, .yml and .json files) or - for standard
-// input. Instance types found anywhere in the inputs form the catalog that deployments and
-// jobs are checked against; the built-in defaultinstancetype is always in it unless a custom
-// one overrides it.
+// input. Instance types found anywhere in the inputs, over those of --catalog, form the
+// catalog that deployments and jobs are checked against; the built-in defaultinstancetype is
+// always in it unless a custom one overrides it.
 //
 // Flags:
 //
-//	-o, --output text|json      text is the default
-//	--node-selector k=v[,k=v]   the extension's nodeSelector
+//	-o, --output text|json      text is the default (-ojson and --output=json work too)
+//	--node-selector k=v[,k=v]   the extension's nodeSelector (repeatable; all pairs count)
 //	--strict-subset             the literal subset rule: each instance type's nodeSelector
 //	                            must be a subset of the extension's
+//	--catalog PATH              the cluster's instance types (repeatable), such as saved
+//	                            from kubectl get instancetypes -o yaml; not checked themselves
+//	--exclude GLOB              skip matching paths in directory walks (repeatable)
 //
-// Exit status: 0 when nothing is wrong; 1 when there are findings; 2 for a usage error or
-// a path that cannot be read.
+// Exit status: 0 when nothing is wrong; 1 when there are findings; 2 for a usage error, a
+// path that cannot be read, or a directory named as a PATH that holds no manifest.
 //
-// Text findings read FILE:LINE: FIELD: MESSAGE, sorted by file and line, followed by a
-// one-line summary on standard error. With -o json, validate prints
-// {"findings":[{"file","line","column","field","type","message"}]} and resolve prints
-// {"placements":[...],"findings":[...]}.
+// Text findings read FILE:LINE: FIELD: MESSAGE, sorted by file and line, with control
+// characters escaped, followed by a one-line summary on standard error. With -o json,
+// validate prints {"findings":[...],"skipped":[...]}, resolve
+// {"placements":[...],"findings":[...],"skipped":[...]} and list
+// {"instanceTypes":[...],"findings":[...]}.
 package main
 
 import (
@@ -43,7 +47,21 @@ const (
 )
 
 func main() {
+	tuneGC()
 	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, color: colorWanted(os.Stdout)}))
+}
+
+// tuneGC lets the heap grow more between collections than a long-running program would:
+// the command reads its inputs once and exits, and most of what it allocates is a parse
+// tree it drops a document later. The memory limit keeps the peak bounded all the same.
+// GOGC and GOMEMLIMIT in the environment still win.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(384 << 20)
+	}
 }
 
 // env is what a run reads and writes besides its arguments, so tests can run it in process.
@@ -63,10 +81,18 @@ func run(args []string, e env) int {
 	case "validate", "resolve", "list":
 		return runCheck(cmd, rest, e)
 	case "version", "--version":
+		if wantsHelp(rest) {
+			fmt.Fprint(e.stdout, commandHelp["version"])
+			return exitOK
+		}
+		if len(rest) > 0 {
+			fmt.Fprintf(e.stderr, "instancetype version: takes no arguments\n\n%s", commandHelp["version"])
+			return exitUsage
+		}
 		fmt.Fprintln(e.stdout, "instancetype", version())
 		return exitOK
 	case "help", "-h", "-help", "--help":
-		if len(rest) > 0 {
+		if len(rest) > 0 && !wantsHelp(rest[:1]) {
 			if text, ok := commandHelp[rest[0]]; ok {
 				fmt.Fprint(e.stdout, text)
 				return exitOK
@@ -80,6 +106,19 @@ func run(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "instancetype: unknown command %q\n\n%s", cmd, usage)
 		return exitUsage
 	}
+}
+
+// wantsHelp reports -h, -help or --help among args, before any "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
 }
 
 // version is the module version the binary was built from, or "(devel)".
@@ -102,61 +141,88 @@ Usage:
 PATH is a file, a directory (walked for .yaml, .yml and .json) or - for standard input.
 
 ` + flagsHelp + `
-Exit status: 0 no findings, 1 findings, 2 usage error or unreadable path.
+Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
+directory holding no manifest.
 Run 'instancetype help COMMAND' for examples.
 `
 
 // flagsHelp is the flags part of each command's help.
 const flagsHelp = `Flags:
-  -o, --output text|json      output format (default text)
-      --node-selector k=v,... the Azure ML extension's nodeSelector
+  -o, --output text|json      output format (default text); -ojson works too
+      --node-selector k=v,... the Azure ML extension's nodeSelector (repeatable;
+                              all pairs count)
       --strict-subset         require each instance type's nodeSelector to be a subset
                               of the extension's
+      --catalog PATH          the cluster's instance types, such as saved from
+                              kubectl get instancetypes -o yaml (repeatable; a file,
+                              a directory or -). Workloads are checked against them;
+                              they are not checked themselves, and an instance type
+                              among the PATHs replaces one of the same name.
+      --exclude GLOB          skip paths that match GLOB in directory walks
+                              (repeatable): templates, charts/*, *.json
+`
+
+const exitHelp = `
+Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
+directory holding no manifest.
 `
 
 var commandHelp = map[string]string{
 	"validate": `Usage: instancetype validate [flags] PATH...
 
-Checks every instance type (InstanceType, InstanceTypeList) and every Azure ML
-online deployment and command job found in PATHs: the documented rules, strict
-decoding (unknown fields, duplicate keys), the extension's nodeSelector, and each
-workload against the instance types found. Every problem is reported at once, as
-FILE:LINE: FIELD: MESSAGE, followed by a summary on standard error.
+Checks every instance type (InstanceType, InstanceTypeList, or a List of them
+as kubectl get prints it) and every Azure ML Kubernetes workload found in PATHs:
+online deployments, command, sweep and pipeline jobs on a compute target. Files
+are read as kubectl reads them. Checked: the documented rules, strict decoding
+(unknown fields, duplicate keys, values kubectl would send as another type), the
+extension's nodeSelector, and each workload against the catalog: the instance
+types of PATHs over those of --catalog. Documents that are not these (managed or
+batch deployments, serverless jobs, components, other Kubernetes objects, Helm
+templates) are skipped, and the summary counts them; with -o json each is listed
+with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE,
+followed by a summary on standard error.
 
 ` + flagsHelp + `
 Examples:
   instancetype validate examples/
-  instancetype validate --node-selector pool=ml,zone=a manifests/ deploy.yml
+  instancetype validate --catalog cluster.yaml --exclude 'templates' deploy/
+  instancetype validate --node-selector pool=ml --node-selector zone=a manifests/
   kubectl get instancetypes -o yaml | instancetype validate -o json -
-
-Exit status: 0 no findings, 1 findings, 2 usage error or unreadable path.
-`,
+` + exitHelp,
 	"resolve": `Usage: instancetype resolve [flags] PATH...
 
 For each deployment and job found in PATHs, prints the instance type it gets
 (defaultinstancetype when it names none), the node selector its pods carry (the
-extension's merged with the instance type's) and its effective requests and limits.
-Findings are reported as by validate.
+extension's merged with the instance type's), its effective requests and limits
+(a deployment's own limits completed from its instance type's), and whether the
+placement holds: STATUS unresolved, and "resolved": false in JSON, when a
+finding stands against it. Findings are reported as by validate.
 
 ` + flagsHelp + `
 Examples:
   instancetype resolve examples/
-  instancetype resolve --node-selector pool=ml -o json instancetypes.yaml deploy.yml
-
-Exit status: 0 no findings, 1 findings, 2 usage error or unreadable path.
-`,
+  instancetype resolve --catalog cluster.yaml -o json deploy.yml
+` + exitHelp,
 	"list": `Usage: instancetype list [flags] PATH...
 
-Prints the catalog formed by the instance types found in PATHs, with the built-in
-defaultinstancetype unless a custom one overrides it: name, cpu and memory requests
-and limits, GPUs, node selector, and where each comes from. Findings are reported
-as by validate. With no PATH, lists the built-in catalog.
+Prints the catalog formed by the instance types found in PATHs over those of
+--catalog, with the built-in defaultinstancetype unless a custom one overrides
+it: name, cpu and memory requests and limits, extended resources (GPUs), node
+selector, and where each comes from. When a name is defined more than once the
+last definition is the one in effect, and the one listed. Findings are reported
+as by validate. With no PATH, lists the built-in catalog (and --catalog's).
 
 ` + flagsHelp + `
 Examples:
   instancetype list examples/
-  instancetype list -o json -  < instancetypes.yaml
+  kubectl get instancetypes -o yaml | instancetype list -o json -
+` + exitHelp,
+	"version": `Usage: instancetype version
 
-Exit status: 0 no findings, 1 findings, 2 usage error or unreadable path.
+Prints the version of the module the command was built from.
+`,
+	"help": `Usage: instancetype help [COMMAND]
+
+Prints the help of COMMAND, or of the command itself.
 `,
 }

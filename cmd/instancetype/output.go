@@ -8,8 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/rules"
+	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
@@ -29,7 +33,7 @@ type writer struct {
 	cmd string
 }
 
-// JSON shapes. Field names and order are a contract (DESIGN.md §3).
+// JSON shapes. Field names and order are a contract.
 type (
 	jsonFinding struct {
 		File    string `json:"file"`
@@ -38,6 +42,11 @@ type (
 		Field   string `json:"field"`
 		Type    string `json:"type"`
 		Message string `json:"message"`
+	}
+	jsonSkip struct {
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Reason string `json:"reason"`
 	}
 	jsonResources struct {
 		Requests map[string]string `json:"requests"`
@@ -51,10 +60,12 @@ type (
 		InstanceType string            `json:"instanceType"`
 		NodeSelector map[string]string `json:"nodeSelector"`
 		Resources    jsonResources     `json:"resources"`
+		Resolved     bool              `json:"resolved"`
 	}
 	jsonInstanceType struct {
 		Name         string            `json:"name"`
 		BuiltIn      bool              `json:"builtIn"`
+		Cluster      bool              `json:"cluster,omitempty"`
 		File         string            `json:"file,omitempty"`
 		Line         int               `json:"line,omitempty"`
 		NodeSelector map[string]string `json:"nodeSelector"`
@@ -62,43 +73,49 @@ type (
 	}
 )
 
-func (w writer) json(r *report) error {
-	findings := make([]jsonFinding, 0, len(r.findings))
-	for _, f := range r.findings {
+func (w writer) json(r *lint.Report) error {
+	findings := make([]jsonFinding, 0, len(r.Findings))
+	for _, f := range r.Findings {
 		findings = append(findings, jsonFinding{
 			File: f.File, Line: f.Line, Column: f.Column,
-			Field: f.Err.Field, Type: string(f.Err.Type), Message: f.Message(),
+			Field: f.Err.Field, Type: f.TypeName(), Message: f.Message(),
 		})
+	}
+	skipped := make([]jsonSkip, 0, len(r.Skipped))
+	for _, s := range r.Skipped {
+		skipped = append(skipped, jsonSkip{File: s.File, Line: s.Line, Reason: s.Reason})
 	}
 	var out any
 	switch w.cmd {
 	case "validate":
 		out = struct {
 			Findings []jsonFinding `json:"findings"`
-		}{findings}
+			Skipped  []jsonSkip    `json:"skipped"`
+		}{findings, skipped}
 	case "resolve":
-		ps := make([]jsonPlacement, 0, len(r.placements))
-		for _, p := range r.placements {
+		ps := make([]jsonPlacement, 0, len(r.Placements))
+		for _, p := range r.Placements {
 			ps = append(ps, jsonPlacement{
-				File: p.doc.File, Line: p.doc.Line, Kind: string(p.doc.Workload.Kind), Name: p.doc.Workload.Name,
+				File: p.File, Line: p.Line, Kind: string(p.DocumentKind), Name: p.Name,
 				InstanceType: p.InstanceType, NodeSelector: nonNil(p.NodeSelector()),
 				Resources: jsonResources{Requests: canonical(p.Requests()), Limits: canonical(p.Limits())},
+				Resolved:  p.Resolved,
 			})
 		}
 		out = struct {
 			Placements []jsonPlacement `json:"placements"`
 			Findings   []jsonFinding   `json:"findings"`
-		}{ps, findings}
+			Skipped    []jsonSkip      `json:"skipped"`
+		}{ps, findings, skipped}
 	case "list":
 		var its []jsonInstanceType
-		for _, name := range r.catalog.Names() {
-			it, _ := r.catalog.Get(name)
+		for it := range r.Catalog.All() {
 			j := jsonInstanceType{
-				Name: name, BuiltIn: r.catalog.IsBuiltIn(name), NodeSelector: nonNil(it.Spec.NodeSelector),
+				Name: it.Name, BuiltIn: r.Catalog.IsBuiltIn(it.Name), NodeSelector: nonNil(it.Spec.NodeSelector),
 				Resources: jsonResources{Requests: canonical(it.Spec.Resources.Requests), Limits: canonical(it.Spec.Resources.Limits)},
 			}
-			if o, ok := r.origin[name]; ok && !j.BuiltIn {
-				j.File, j.Line = o.File, o.Line
+			if o, ok := r.Origin(it.Name); ok && !j.BuiltIn {
+				j.File, j.Line, j.Cluster = o.File, o.Line, o.Cluster
 			}
 			its = append(its, j)
 		}
@@ -144,7 +161,7 @@ func (w writer) style(s, code string) string {
 	return code + s + reset
 }
 
-func (w writer) text(r *report) error {
+func (w writer) text(r *lint.Report) error {
 	switch w.cmd {
 	case "resolve":
 		if err := w.placementTable(r); err != nil {
@@ -155,13 +172,13 @@ func (w writer) text(r *report) error {
 			return err
 		}
 	}
-	for _, f := range r.findings {
-		loc := f.File + ":" + strconv.Itoa(f.Line) + ":"
+	for _, f := range r.Findings {
+		loc := escape(f.File) + ":" + strconv.Itoa(f.Line) + ":"
 		line := w.style(loc, bold) + " "
 		if f.Err.Field != "" {
-			line += w.style(f.Err.Field, yellow) + ": "
+			line += w.style(escape(f.Err.Field), yellow) + ": "
 		}
-		if _, err := fmt.Fprintln(w.stdout, line+f.Message()); err != nil {
+		if _, err := fmt.Fprintln(w.stdout, line+escape(f.Message())); err != nil {
 			return err
 		}
 	}
@@ -169,13 +186,62 @@ func (w writer) text(r *report) error {
 	return err
 }
 
+// escape makes s safe to print as part of one line: line breaks, other control characters
+// (terminal escapes among them), invalid UTF-8 and the characters that reorder text are
+// written escaped, as %q would write them, so that input cannot forge a line of output.
+func escape(s string) string {
+	clean := true
+	for _, r := range s {
+		if !printable(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case printable(r):
+			b.WriteString(s[i : i+size])
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// printable reports a character safe on one line of a terminal.
+func printable(r rune) bool {
+	return r != utf8.RuneError && unicode.IsPrint(r) && !unicode.Is(unicode.Bidi_Control, r)
+}
+
 // summary is the one-line account printed after text output.
-func summary(r *report) string {
-	checked := plural(len(r.files), "file") + ", " + plural(r.documents, "document") + " checked"
-	if len(r.findings) == 0 {
+func summary(r *lint.Report) string {
+	checked := plural(r.Files, "file") + ", " + plural(r.Documents, "document") + " checked"
+	if len(r.Skipped) > 0 {
+		checked += ", " + strconv.Itoa(len(r.Skipped)) + " skipped (-o json says why)"
+	}
+	if !r.NamesChecked && len(r.Placements) > 0 {
+		checked += "; instance type names checked for form only: no instance types given; " +
+			"give the cluster's with --catalog (kubectl get instancetypes -o yaml > catalog.yaml)"
+	}
+	if len(r.Findings) == 0 {
 		return "no problems; " + checked
 	}
-	return plural(len(r.findings), "problem") + " in " + plural(r.filesWithFindings(), "file") + "; " + checked
+	files := 0
+	for i, f := range r.Findings {
+		if i == 0 || f.File != r.Findings[i-1].File {
+			files++
+		}
+	}
+	return plural(len(r.Findings), "problem") + " in " + plural(files, "file") + "; " + checked
 }
 
 func plural(n int, noun string) string {
@@ -185,39 +251,49 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-func (w writer) placementTable(r *report) error {
-	if len(r.placements) == 0 {
+func (w writer) placementTable(r *lint.Report) error {
+	if len(r.Placements) == 0 {
 		_, err := fmt.Fprintln(w.stdout, "no deployments or jobs found")
 		return err
 	}
 	tw := tabwriter.NewWriter(w.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKLOAD\tKIND\tNAME\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS")
-	for _, p := range r.placements {
+	fmt.Fprintln(tw, "WORKLOAD\tKIND\tNAME\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS\tSTATUS")
+	for _, p := range r.Placements {
 		kind := "deployment"
-		if p.doc.Workload.Kind == resolve.Job {
+		if p.Kind == resolve.Job {
 			kind = "job"
 		}
-		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			p.doc.File, p.doc.Line, kind, dash(p.doc.Workload.Name), dash(p.InstanceType),
-			pairs(p.NodeSelector()), resourcePairs(p.Requests()), resourcePairs(p.Limits()))
+		name := p.Name
+		if p.Path != nil && name == "" {
+			name = p.Path.String()
+		}
+		status := "ok"
+		if !p.Resolved {
+			status = "unresolved"
+		}
+		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			escape(p.File), p.Line, kind, dash(escape(name)), dash(escape(p.InstanceType)),
+			pairs(p.NodeSelector()), resourcePairs(p.Requests()), resourcePairs(p.Limits()), status)
 	}
 	return tw.Flush()
 }
 
-func (w writer) catalogTable(r *report) error {
+func (w writer) catalogTable(r *lint.Report) error {
 	tw := tabwriter.NewWriter(w.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tCPU REQUEST\tCPU LIMIT\tMEMORY REQUEST\tMEMORY LIMIT\tGPU\tNODE SELECTOR\tSOURCE")
-	for _, name := range r.catalog.Names() {
-		it, _ := r.catalog.Get(name)
+	for it := range r.Catalog.All() {
 		res := it.Spec.Resources
 		source := "built-in"
-		if o, ok := r.origin[name]; ok && !r.catalog.IsBuiltIn(name) {
-			source = o.File + ":" + strconv.Itoa(o.Line)
-			if name == instancetype.DefaultName {
+		if o, ok := r.Origin(it.Name); ok && !r.Catalog.IsBuiltIn(it.Name) {
+			source = escape(o.File) + ":" + strconv.Itoa(o.Line)
+			if o.Cluster {
+				source = "cluster (" + source + ")"
+			}
+			if it.Name == instancetype.DefaultName {
 				source += " (overrides built-in)"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", escape(it.Name),
 			amount(res.Requests[instancetype.ResourceCPU]), amount(res.Limits[instancetype.ResourceCPU]),
 			amount(res.Requests[instancetype.ResourceMemory]), amount(res.Limits[instancetype.ResourceMemory]),
 			extended(res.Limits), pairs(it.Spec.NodeSelector), source)
@@ -237,11 +313,12 @@ func amount(a instancetype.Amount) string {
 }
 
 // extended renders the extended resources (GPUs) of limits: "1" for nvidia.com/gpu alone,
-// name=value pairs otherwise.
+// name=value pairs otherwise. Names that are no extended resource (cpus) are left out:
+// findings report them.
 func extended(l instancetype.ResourceList) string {
 	var names []string
 	for name, a := range l {
-		if name != instancetype.ResourceCPU && name != instancetype.ResourceMemory && a.IsSet() {
+		if rules.Classify(name) == rules.Extended && a.IsSet() {
 			names = append(names, string(name))
 		}
 	}
@@ -258,6 +335,7 @@ func extended(l instancetype.ResourceList) string {
 	return strings.Join(names, ",")
 }
 
+// pairs renders a selector as k=v pairs, sorted, written as they are (escaped).
 func pairs(m map[string]string) string {
 	if len(m) == 0 {
 		return "-"
@@ -268,7 +346,7 @@ func pairs(m map[string]string) string {
 	}
 	slices.Sort(keys)
 	for i, k := range keys {
-		keys[i] = k + "=" + m[k]
+		keys[i] = escape(k) + "=" + escape(m[k])
 	}
 	return strings.Join(keys, ",")
 }

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -127,7 +128,7 @@ func run(w io.Writer) error {
 	srv := httptest.NewServer(handler{})
 	defer srv.Close()
 
-	seed, err := examples.Manifests.ReadFile("my_instance_type.yaml")
+	seed, err := fs.ReadFile(examples.Manifests, "my_instance_type.yaml")
 	if err != nil {
 		return err
 	}

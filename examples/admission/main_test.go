@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -37,7 +38,7 @@ func serve(t *testing.T, method, body string) (int, metav1.Status) {
 }
 
 func TestValid(t *testing.T) {
-	seed, err := examples.Manifests.ReadFile("my_instance_type.yaml")
+	seed, err := fs.ReadFile(examples.Manifests, "my_instance_type.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/examples"
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
@@ -138,22 +138,22 @@ func work(store *resolve.Store, workloads []workload) error {
 
 // load returns the instance types and the workloads of the source document's manifests.
 func load() ([]*instancetype.InstanceType, []workload, error) {
-	files, err := manifest.ParseFS(examples.Manifests, ".")
+	r, err := lint.Run([]lint.Input{lint.FS(examples.Manifests, ".")}, lint.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(r.Findings) > 0 {
+		return nil, nil, fmt.Errorf("%v", r.Findings[0])
+	}
 	var types []*instancetype.InstanceType
+	for it := range r.Catalog.All() {
+		if !r.Catalog.IsBuiltIn(it.Name) {
+			types = append(types, it)
+		}
+	}
 	var workloads []workload
-	for _, f := range files {
-		if findings := f.Findings(); len(findings) > 0 {
-			return nil, nil, fmt.Errorf("%v", findings[0])
-		}
-		for _, d := range f.Documents {
-			types = append(types, d.InstanceTypes...)
-			if d.Workload != nil {
-				workloads = append(workloads, workload{d.File, d.Workload})
-			}
-		}
+	for _, p := range r.Placements {
+		workloads = append(workloads, workload{p.File, p.Workload})
 	}
 	return types, workloads, nil
 }

@@ -1,67 +1,78 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/amlarc-go/instancetypes/examples"
-	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/lint"
 )
 
-const want = `broken/deployments.yaml:7: instance_type: Not found: "cpusmal": did you mean "cpusmall"?
-broken/deployments.yaml:10: instance_type: Invalid value: "defaultinstancetype": an MLflow model deployment needs a cpu request of at least 2, but instance type "defaultinstancetype" (the default, as instance_type is not set) requests 1; choose an instance type that requests more, or set resources.requests.cpu
-broken/deployments.yaml:10: instance_type: Invalid value: "defaultinstancetype": an MLflow model deployment needs a memory request of at least 4G (4 GB), but instance type "defaultinstancetype" (the default, as instance_type is not set) requests 1Gi; choose an instance type that requests more, or set resources.requests.memory
-broken/instance_types.yaml:13: items[0].spec.resources.requests[memory]: Invalid value: "64Gi": must be less than or equal to memory limit of 32Gi
-broken/instance_types.yaml:14: items[0].spec.resources.requests[nvidia.com/gpu]: Forbidden: extended resources are set in limits only: remove nvidia.com/gpu from requests; limits sets it
-broken/instance_types.yaml:15: items[0].spec.resources.limits[cpu]: Required value: set it to a quantity such as "500m" or "2"
-broken/instance_types.yaml:16: items[0].spec.resources.limits[cpus]: Unsupported value: "cpus": supported values: "cpu", "memory", or a fully qualified extended resource such as "nvidia.com/gpu"; did you mean "cpu"?
-broken/instance_types.yaml:20: items[1].metadata.name: Invalid value: "Tiny_Type": must be a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, such as "gpu-small"; did you mean "tiny-type"?
-broken/instance_types.yaml:24: items[1].spec.resources.requests[cpu]: Invalid value: "0": must be greater than zero
-9 problems in 2 files; 7 files, 8 documents checked
-`
-
+// The embedded manifests: the broken ones have findings, the source document's none.
 func TestRun(t *testing.T) {
 	var out strings.Builder
-	if err := run(&out); err != nil {
-		t.Fatalf("run: %v", err)
+	n, err := run(&out, []lint.Input{lint.FS(examples.Manifests, "."), lint.FS(examples.Broken, ".")})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := out.String(); got != want {
-		t.Errorf("run output:\n%s\nwant:\n%s", got, want)
+	if n != 9 || !strings.HasSuffix(out.String(), "9 findings; 7 files, 8 documents checked, 0 skipped\n") {
+		t.Errorf("run = %d findings:\n%s", n, out.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[:n] {
+		if !strings.HasPrefix(line, "deployments.yaml:") && !strings.HasPrefix(line, "instance_types.yaml:") {
+			t.Errorf("a finding outside the broken manifests: %s", line)
+		}
+	}
+	out.Reset()
+	if n, err := run(&out, []lint.Input{lint.FS(examples.Manifests, ".")}); err != nil || n != 0 {
+		t.Errorf("the source document's manifests: %d findings, %v:\n%s", n, err, out.String())
 	}
 }
 
-// The source document's manifests alone are clean.
-func TestSeedClean(t *testing.T) {
-	var out strings.Builder
-	if err := lint(&out, validate.Options{}, examples.Manifests); err != nil {
-		t.Fatalf("lint: %v", err)
+// TestSameAsTheCommand proves that this program, the documented way to lint from Go, says
+// exactly what `instancetype validate` says about the examples: the same finding lines.
+func TestSameAsTheCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
 	}
-	if got, want := out.String(), "0 problems in 0 files; 5 files, 5 documents checked\n"; got != want {
-		t.Errorf("lint(examples.Manifests) = %q; want %q", got, want)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-// An instance type defined again in another input is a duplicate, reported at the first
-// definition, which is not in effect, with the place of the last, which is.
-func TestDuplicateAcrossInputs(t *testing.T) {
-	again := fstest.MapFS{"again.yaml": {Data: []byte(`apiVersion: amlarc.azureml.com/v1alpha1
-kind: InstanceType
-metadata:
-  name: cpusmall
-spec:
-  resources:
-    requests: {cpu: 100m, memory: 100Mi}
-    limits: {cpu: "1", memory: 1Gi}
-`)}}
-	var out strings.Builder
-	if err := lint(&out, validate.Options{}, examples.Manifests, again); err != nil {
-		t.Fatalf("lint: %v", err)
+	bin := filepath.Join(t.TempDir(), "instancetype")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/instancetype")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the command: %v\n%s", err, out)
 	}
-	want := `my_instance_type_list.yaml:5: items[0].metadata.name: Duplicate value: "cpusmall": instance type names must be unique; this definition is not in effect: the one at again.yaml:4 replaces it, as the last one applied wins: rename or remove one of them
-1 problem in 1 file; 6 files, 6 documents checked
-`
-	if got := out.String(); got != want {
-		t.Errorf("lint output:\n%s\nwant:\n%s", got, want)
+	for _, paths := range [][]string{
+		{"examples/manifests", "examples/broken"},
+		{"examples/broken/deployments.yaml"},
+		{"examples"},
+	} {
+		cmd := exec.Command(bin, append([]string{"validate"}, paths...)...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "NO_COLOR=1")
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
+		_ = cmd.Run() // exit 1: there are findings
+		var in []lint.Input
+		for _, p := range paths {
+			in = append(in, lint.Path(filepath.Join(root, p)))
+		}
+		var ours strings.Builder
+		n, err := run(&ours, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(strings.SplitAfter(ours.String(), "\n")[:n], "")
+		got = strings.ReplaceAll(got, root+string(filepath.Separator), "")
+		if got != stdout.String() || n == 0 {
+			t.Errorf("validate %v: this program prints\n%s\nthe command prints\n%s", paths, got, stdout.String())
+		}
 	}
 }

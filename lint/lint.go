@@ -1,0 +1,386 @@
+package lint
+
+import (
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/validate"
+)
+
+// DefaultMaxFindings is the most findings reported for one file when Options.MaxFindings
+// is 0.
+const DefaultMaxFindings = 1000
+
+// Options are the settings of a run.
+type Options struct {
+	// NodeSelector is the extension's own nodeSelector, which applies to every instance
+	// type (R7). Nil means the extension has none.
+	NodeSelector map[string]string
+	// StrictSubset applies the literal subset rule: every key and value of an instance
+	// type's nodeSelector must also be in NodeSelector.
+	StrictSubset bool
+	// Catalog are the instance types the cluster already has, as kubectl get
+	// instancetypes -o yaml prints them. Workloads are checked against them; they are not
+	// checked themselves (but problems reading them are reported), and an instance type of
+	// the inputs with the same name replaces one of them, as kubectl apply would.
+	Catalog []Input
+	// Exclude are patterns (path.Match) of paths to leave out of directory walks; a
+	// pattern matches a path when it matches the path, or any trailing part of it that
+	// starts at a path element ("templates", "charts/*", "*.json").
+	Exclude []string
+	// MaxFindings is the most findings reported for one file (those of its first lines);
+	// one more says how many were left out. 0 means DefaultMaxFindings; below 0, no limit.
+	MaxFindings int
+}
+
+// Run checks the inputs as the instancetype command does and returns everything it found:
+// every document is read as kubectl reads it; instance types are checked by the rules of
+// package validate, their names across all the inputs; each deployment and job is resolved
+// once against the catalog and checked. It fails only when an input cannot be read at all
+// (a path that does not exist) or a directory named as an input holds no manifest; every
+// other problem, down to an unreadable file met in a walk, is a finding.
+//
+// Files are read in parallel, at most one document's parse tree at a time each, in memory
+// bounded whatever the number of files; the report does not depend on the order they
+// finish in.
+func Run(inputs []Input, opts Options) (*Report, error) {
+	for _, pat := range opts.Exclude {
+		if err := ValidExclude(pat); err != nil {
+			return nil, &usageError{"bad --exclude pattern " + strconv.Quote(pat) + ": " + err.Error()}
+		}
+	}
+	srcs, walkProblems, err := expand(inputs, opts.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	var cluster *catalogInputs
+	if len(opts.Catalog) > 0 {
+		csrcs, cproblems, err := expand(opts.Catalog, opts.Exclude)
+		if err != nil {
+			return nil, err
+		}
+		cluster = readCatalog(csrcs)
+		cluster.findings = append(cluster.findings, cproblems...)
+	}
+
+	limit := opts.MaxFindings
+	if limit == 0 {
+		limit = DefaultMaxFindings
+	}
+	vopts := validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: opts.StrictSubset}
+	results := checkAll(srcs, func(s source) *fileResult { return check(s, vopts, limit) })
+
+	r := &Report{Files: len(srcs), origins: map[string]Origin{}}
+	// The catalog: the cluster's, then the inputs', the last definition of a name in
+	// effect.
+	var types []*instancetype.InstanceType
+	var defs []validate.Source
+	var defPlaces []*typeDef
+	if cluster != nil {
+		for _, t := range cluster.types {
+			types = append(types, t.it)
+			r.origins[t.it.Name] = Origin{File: t.file, Line: t.line, Cluster: true}
+		}
+	}
+	for _, res := range results {
+		for i := range res.types {
+			t := &res.types[i]
+			types = append(types, t.it)
+			defs = append(defs, validate.Source{InstanceType: t.it, Path: t.path, Origin: t.file + ":" + strconv.Itoa(t.line)})
+			defPlaces = append(defPlaces, t)
+			r.origins[t.it.Name] = Origin{File: t.file, Line: t.line}
+		}
+	}
+	r.Catalog = resolve.NewCatalog(types...)
+	r.NamesChecked = len(types) > 0
+	vopts.NamesUnchecked = !r.NamesChecked
+
+	// Names unique across the inputs.
+	extra := map[*fileResult][]Finding{}
+	owner := map[*typeDef]*fileResult{}
+	for _, res := range results {
+		for i := range res.types {
+			owner[&res.types[i]] = res
+		}
+	}
+	for i, errs := range validate.UniqueNames(defs) {
+		t := defPlaces[i]
+		for _, e := range errs {
+			extra[owner[t]] = append(extra[owner[t]], Finding{File: t.file, Position: t.namePos, Err: e})
+		}
+	}
+
+	// Workloads, each resolved once.
+	for _, res := range results {
+		for _, w := range res.workloads {
+			p, errs := validate.Resolve(r.Catalog, w.item.Object, w.item.Path, vopts)
+			var kept field.ErrorList
+			for _, e := range errs {
+				if !w.doc.Refused(e.Field) {
+					kept = append(kept, e)
+				}
+			}
+			fs := w.doc.Locate(kept)
+			if w.item.Note != "" {
+				for _, f := range fs {
+					f.Err.Detail += " (" + w.item.Note + ")"
+				}
+			}
+			extra[res] = append(extra[res], fs...)
+			r.Placements = append(r.Placements, Placement{
+				File: w.doc.File, Line: w.item.Line, DocumentKind: w.item.Kind, Path: w.item.Path,
+				Workload: w.item.Object, Placement: p,
+				Resolved: p.Found && len(kept) == 0 && !decodeProblemsIn(w.doc, w.item.Path),
+			})
+		}
+	}
+
+	// Findings, per file capped, then all sorted.
+	if cluster != nil {
+		r.Findings = append(r.Findings, cluster.findings...)
+		r.Skipped = append(r.Skipped, cluster.skipped...)
+	}
+	r.Findings = append(r.Findings, walkProblems...)
+	for _, res := range results {
+		r.Documents += res.documents
+		r.Skipped = append(r.Skipped, res.skipped...)
+		r.Findings = append(r.Findings, capped(res.name, res.findings, res.more, extra[res], limit)...)
+	}
+	manifest.SortFindings(r.Findings)
+	slices.SortStableFunc(r.Skipped, func(a, b Skip) int {
+		if a.File != b.File {
+			return compare(a.File, b.File)
+		}
+		return a.Line - b.Line
+	})
+	return r, nil
+}
+
+func compare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// usageError is an error in the options.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// capped merges the findings of reading a file (sorted, the first limit of them, with more
+// left out) and those of its workloads, and keeps the first limit by line, adding one
+// finding that counts the rest.
+func capped(file string, read []Finding, more int, later []Finding, limit int) []Finding {
+	manifest.SortFindings(later)
+	all := append(read, later...)
+	manifest.SortFindings(all)
+	if limit < 0 || len(all)+more <= limit {
+		return all
+	}
+	left := len(all) + more - limit
+	all = all[:limit]
+	return append(all, manifest.FileProblem(file, all[len(all)-1].Line, manifest.TooManyFindings,
+		strconv.Itoa(left)+" more findings in this file are not shown; fix these first, or raise the limit"))
+}
+
+// typeDef is an instance type of the inputs, with its place.
+type typeDef struct {
+	it      *instancetype.InstanceType
+	file    string
+	line    int // of its metadata.name
+	namePos manifest.Position
+	path    *field.Path
+}
+
+// workDef is a workload of the inputs, with its document, kept for its positions.
+type workDef struct {
+	doc  *manifest.Document
+	item manifest.Item[*resolve.Workload]
+}
+
+// decodeProblemsIn reports whether decoding d found a problem in the object at p (nil for
+// the whole document).
+func decodeProblemsIn(d *manifest.Document, p *field.Path) bool {
+	if p == nil {
+		return len(d.Errors) > 0
+	}
+	prefix := p.String()
+	for _, e := range d.Errors {
+		if f := e.Field; f == prefix || strings.HasPrefix(f, prefix+".") || strings.HasPrefix(f, prefix+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// fileResult is what checking one file found.
+type fileResult struct {
+	name      string
+	findings  []Finding // sorted, at most the limit
+	more      int       // findings left out of findings
+	skipped   []Skip
+	types     []typeDef
+	workloads []workDef
+	documents int
+}
+
+// check reads one file and checks what can be checked of it alone: decoding, and each
+// instance type by itself.
+func check(s source, opts validate.Options, limit int) *fileResult {
+	res := &fileResult{name: s.name}
+	data, err := s.read()
+	if err != nil {
+		res.findings = []Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}
+		return res
+	}
+	keep := func(fs []Finding) {
+		manifest.SortFindings(fs)
+		room := len(fs)
+		if limit >= 0 {
+			room = max(0, min(room, limit-len(res.findings)))
+		}
+		res.findings = append(res.findings, fs[:room]...)
+		res.more += len(fs) - room
+	}
+	f := manifest.Scan(s.name, data, func(d *manifest.Document) {
+		var fs []Finding
+		fs = append(fs, d.Locate(d.Errors)...)
+		for _, it := range d.InstanceTypes {
+			var kept field.ErrorList
+			for _, e := range validate.InstanceType(it.Object, it.Path, opts) {
+				if !d.Refused(e.Field) {
+					kept = append(kept, e)
+				}
+			}
+			fs = append(fs, d.Locate(kept)...)
+			if it.Object.Name != "" {
+				pos := d.Position(it.Path.Child("metadata", "name").String())
+				res.types = append(res.types, typeDef{it: it.Object, file: s.name, line: pos.Line, namePos: pos, path: it.Path})
+			}
+		}
+		for _, w := range d.Workloads {
+			res.workloads = append(res.workloads, workDef{doc: d, item: w})
+		}
+		keep(fs)
+	})
+	keep(f.Errors)
+	res.documents = f.Checked
+	for _, sk := range f.Skipped {
+		res.skipped = append(res.skipped, Skip{File: s.name, Line: sk.Line, Reason: sk.Reason})
+	}
+	return res
+}
+
+// catalogInputs are the instance types of Options.Catalog.
+type catalogInputs struct {
+	types    []typeDef
+	findings []Finding
+	skipped  []Skip
+}
+
+// readCatalog reads the cluster's instance types. Problems reading them are findings; the
+// instance types are not checked.
+func readCatalog(srcs []source) *catalogInputs {
+	c := &catalogInputs{}
+	for _, s := range srcs {
+		data, err := s.read()
+		if err != nil {
+			c.findings = append(c.findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+			continue
+		}
+		f := manifest.Scan(s.name, data, func(d *manifest.Document) {
+			for _, it := range d.InstanceTypes {
+				if it.Object.Name != "" {
+					pos := d.Position(it.Path.Child("metadata", "name").String())
+					c.types = append(c.types, typeDef{it: it.Object, file: s.name, line: pos.Line, namePos: pos, path: it.Path})
+				}
+			}
+		})
+		c.findings = append(c.findings, f.Errors...)
+	}
+	return c
+}
+
+// checkAll runs check on every source, files in parallel, and returns the results in the
+// order of the sources. Workers hold at most about manifest.MaxNodes parse nodes between
+// them: a file's weight is the largest number of nodes one of its documents can have.
+func checkAll(srcs []source, check func(source) *fileResult) []*fileResult {
+	out := make([]*fileResult, len(srcs))
+	workers := min(runtime.GOMAXPROCS(0), len(srcs))
+	if workers <= 1 {
+		for i, s := range srcs {
+			out[i] = check(s)
+		}
+		return out
+	}
+	budget := newBudget(manifest.MaxNodes)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s := srcs[i]
+				var data []byte
+				var err error
+				read := s.read
+				s.read = func() ([]byte, error) { return data, err }
+				data, err = read()
+				w := min(manifest.NodeBound(data), manifest.MaxNodes)
+				budget.take(w)
+				out[i] = check(s)
+				data = nil
+				budget.give(w)
+			}
+		}()
+	}
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// budget is a counting semaphore of parse nodes.
+type budget struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	left  int
+	total int
+}
+
+func newBudget(n int) *budget {
+	b := &budget{left: n, total: n}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+func (b *budget) take(n int) {
+	b.mu.Lock()
+	for b.left < n && b.left != b.total {
+		b.cond.Wait()
+	}
+	b.left -= n
+	b.mu.Unlock()
+}
+
+func (b *budget) give(n int) {
+	b.mu.Lock()
+	b.left += n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}

@@ -1,0 +1,84 @@
+package lint
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/resolve"
+)
+
+// Finding is a problem at a place in a file: FILE:LINE: FIELD: MESSAGE.
+type Finding = manifest.Finding
+
+// Report is the outcome of checking a set of inputs.
+type Report struct {
+	// Findings are every problem found, sorted by file, line and column: reading,
+	// decoding, the rules of instance types and workloads, and, with nodes, the fit.
+	Findings []Finding
+	// Skipped are the documents and files not checked, each with why, sorted by file and
+	// line.
+	Skipped []Skip
+	// Placements are what each deployment and job gets, in the order of the inputs.
+	Placements []Placement
+	// Catalog is the catalog workloads were checked against: the built-in default, the
+	// cluster's instance types (Options.Catalog) and, over them, those of the inputs.
+	Catalog *resolve.Catalog
+	// NamesChecked reports that the catalog holds instance types of the cluster or the
+	// inputs, so that a workload's instance type was looked up in it. Without any, names
+	// are checked for their form only: the catalog of the cluster is unknown.
+	NamesChecked bool
+	// Files is the number of files read; Documents the number of documents checked.
+	Files, Documents int
+
+	origins map[string]Origin
+}
+
+// Skip is a document, or a whole file, that is not checked, and why.
+type Skip struct {
+	// File and Line are where it is: the document's first line, or 1 for a file.
+	File string
+	Line int
+	// Reason says why it is not checked.
+	Reason string
+}
+
+// Origin is where an instance type of the catalog is defined.
+type Origin struct {
+	// File and Line are the place of its metadata.name.
+	File string
+	Line int
+	// Cluster reports an instance type of Options.Catalog, the cluster's.
+	Cluster bool
+}
+
+// Origin returns where the instance type of the catalog named name is defined: the
+// definition in effect, the last one given. It reports false for the built-in default and
+// for names the catalog lacks.
+func (r *Report) Origin(name string) (Origin, bool) {
+	o, ok := r.origins[name]
+	return o, ok
+}
+
+// Placement is what one deployment or job gets, and where it is.
+type Placement struct {
+	// File and Line are where the workload is: its document's first line, or its own, for
+	// a step of a pipeline or a deployment inside an endpoint.
+	File string
+	Line int
+	// DocumentKind is the kind of the document it is in: KubernetesOnlineDeployment,
+	// CommandJob, PipelineJob, SweepJob, or KubernetesOnlineEndpoint for a deployment
+	// written inside one.
+	DocumentKind manifest.Kind
+	// Path is where the workload is in its document: nil for the document, jobs.train for a
+	// pipeline step, deployments[0] for a deployment inside an endpoint.
+	Path *field.Path
+	// Workload is the workload as read.
+	Workload *resolve.Workload
+	// Placement is what it gets: its instance type, node selector, requests and limits.
+	resolve.Placement
+	// Resolved reports a placement that holds: the instance type was found and nothing
+	// about the workload is wrong. An unresolved placement has findings (or an instance
+	// type the catalog does not hold, when names are not checked): a controller must not
+	// build a pod from it.
+	Resolved bool
+}

@@ -1,0 +1,239 @@
+package manifest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// The oracle: for every document of a file, the JSON value this package reads equals what
+// kubectl sends — sigs.k8s.io/yaml.YAMLToJSON of the document as kubectl's YAML reader cuts
+// it, or, for a file kubectl reads as JSON, what encoding/json reads — or both refuse it.
+
+// ours is what this package reads of one document.
+type ours struct {
+	line    int
+	value   any  // the JSON value; nil for a document refused
+	refused bool // a syntax error, or a problem for which kubectl refuses the document
+	// stricter is set when the refusal is a syntax error of go.yaml.in/yaml/v3 or one of
+	// this package's own limits (on size, nesting, aliases): the one deliberate class of
+	// difference. go.yaml.in/yaml/v3 refuses some malformed text that kubectl's older
+	// parser reads; a finding there is never a different value read silently.
+	stricter bool
+	random   bool // two keys kubectl reads as different values make one JSON key
+	manifest bool // a document this package checks: an InstanceType, a workload
+}
+
+// ourYAML reads the YAML documents of data as Parse does.
+func ourYAML(data []byte) (chunks []chunk, docs []ours) {
+	chunks = yamlChunks(data, func(int, string) {})
+	for _, c := range chunks {
+		n, d, problem := parseChunk("oracle", c)
+		o := ours{line: c.line}
+		switch {
+		case problem != nil:
+			o.refused, o.stricter = true, problem.Type == InputLimit || problem.Type == SyntaxError
+		case n == nil:
+			o.value = nil // empty: kubectl reads null
+		default:
+			top := root(nil)
+			o.value = d.value(n, &top)
+			o.refused, o.random = d.refusal, d.collision
+			kind, _, problem := recognise(n)
+			o.manifest = kind != "" || problem != nil
+			if d.overflow || d.tooDeep != nil {
+				o.refused, o.stricter = true, true
+			}
+		}
+		docs = append(docs, o)
+	}
+	return chunks, docs
+}
+
+// theirYAML cuts data as kubectl does and converts each document with YAMLToJSON. It stops
+// at a separator kubectl refuses.
+func theirYAML(data []byte) (chunks [][]byte, values []any, errs []error) {
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for {
+		doc, err := r.Read()
+		if err != nil { // the end, or a separator kubectl refuses
+			return chunks, values, errs
+		}
+		chunks = append(chunks, doc)
+		j, err := sigsyaml.YAMLToJSON(doc)
+		var v any
+		if err == nil {
+			dec := json.NewDecoder(bytes.NewReader(j))
+			dec.UseNumber()
+			err = dec.Decode(&v)
+		}
+		values = append(values, v)
+		errs = append(errs, err)
+	}
+}
+
+// checkOracle compares the two readings of data.
+func checkOracle(t *testing.T, data []byte) {
+	t.Helper()
+	if isJSON(data) {
+		checkOracleJSON(t, data)
+		return
+	}
+	ourChunks, got := ourYAML(data)
+	theirChunks, want, errs := theirYAML(data)
+	if len(theirChunks) > len(ourChunks) {
+		t.Fatalf("kubectl cuts %d documents, we %d", len(theirChunks), len(ourChunks))
+	}
+	for i := range theirChunks {
+		// kubectl's line reader ends every line with "\n"; ours keeps the text.
+		if a, b := bytes.TrimSuffix(theirChunks[i], []byte("\n")), bytes.TrimSuffix(ourChunks[i].data, []byte("\n")); !bytes.Equal(a, b) {
+			t.Fatalf("document %d: kubectl cuts %q, we %q", i, a, b)
+		}
+		o := got[i]
+		if o.random {
+			continue // kubectl's value is one of several, at random
+		}
+		_, ourMap := o.value.(map[string]any)
+		_, theirMap := want[i].(map[string]any)
+		if !ourMap && !theirMap && !o.manifest {
+			// A document that is a scalar or a list is no manifest to either reading, and
+			// the YAML parsers differ on some malformed ones: nothing is checked in them.
+			continue
+		}
+		switch {
+		case errs[i] != nil && o.refused:
+		case errs[i] != nil && !o.manifest:
+			// kubectl refuses a document that we read as empty, or as something that is no
+			// manifest of ours: we check nothing in it.
+		case errs[i] != nil:
+			t.Errorf("document %d (line %d): kubectl refuses it (%v); we read %#v", i, o.line, errs[i], o.value)
+		case o.stricter:
+			// The deliberate difference: we report a syntax error or a limit.
+		case o.refused:
+			t.Errorf("document %d (line %d): we refuse it; kubectl reads %#v", i, o.line, want[i])
+		case !reflect.DeepEqual(o.value, want[i]):
+			t.Errorf("document %d (line %d): we read\n\t%#v\nkubectl reads\n\t%#v", i, o.line, o.value, want[i])
+		}
+	}
+}
+
+// object is what kubectl decodes a document into: a JSON object (or null), kept as
+// written.
+type object struct{ raw json.RawMessage }
+
+func (o *object) UnmarshalJSON(b []byte) error {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 || t[0] != '{' && string(t) != "null" {
+		return errors.New("not a JSON object")
+	}
+	o.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// checkOracleJSON compares the readings of a file kubectl reads as a JSON stream, with what
+// its decoder makes of it (a JSON value, or YAML after it).
+func checkOracleJSON(t *testing.T, data []byte) {
+	t.Helper()
+	var want []any
+	var wantErr error
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	for {
+		var o object
+		err := dec.Decode(&o)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			wantErr = err
+			break
+		}
+		var v any
+		d := json.NewDecoder(bytes.NewReader(o.raw))
+		d.UseNumber()
+		if err := d.Decode(&v); err != nil {
+			wantErr = err
+			break
+		}
+		if v != nil {
+			want = append(want, v)
+		}
+	}
+	var got []any
+	var manifests []bool // whether each document is one this package checks
+	refused := false
+	r := &reader{f: &File{Name: "oracle.json"}}
+	r.each = func(n *yaml.Node, d *decoder) {
+		top := root(nil)
+		got = append(got, d.value(n, &top))
+		kind, _, problem := recognise(n)
+		manifests = append(manifests, kind != "" || problem != nil)
+		refused = refused || d.refusal
+	}
+	r.readJSON(data)
+	for _, x := range r.f.Errors {
+		refused = refused || x.Type == SyntaxError || x.Type == InputLimit
+	}
+	if wantErr != nil {
+		// kubectl refuses the file after the documents in want: we must report a syntax
+		// error, or read nothing more that we would check.
+		for i := len(want); i < len(got) && !refused; i++ {
+			if manifests[i] {
+				t.Errorf("kubectl refuses the file after %d documents (%v); we check document %d: %#v", len(want), wantErr, i, got[i])
+			}
+		}
+		got = got[:min(len(got), len(want))]
+		want = want[:len(got)]
+	}
+	if !refused && !reflect.DeepEqual(got, want) {
+		t.Errorf("we read\n\t%#v\nkubectl reads\n\t%#v", got, want)
+	}
+}
+
+// TestOracleCorpus runs the oracle on the commented corpus of tricky cases in
+// testdata/oracle and on every manifest of the examples.
+func TestOracleCorpus(t *testing.T) {
+	files, _ := filepath.Glob("testdata/oracle/*")
+	examples, _ := filepath.Glob("../examples/*.yaml")
+	broken, _ := filepath.Glob("../examples/broken/*.yaml")
+	files = append(append(files, examples...), broken...)
+	if len(files) < 3 {
+		t.Fatalf("only %d corpus files", len(files))
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A corpus file holds cases separated by lines of "#### ", each a file of its own.
+		for i, c := range bytes.Split(data, []byte("\n####")) {
+			t.Run(fmt.Sprintf("%s#%d", filepath.Base(name), i), func(t *testing.T) { checkOracle(t, c) })
+		}
+	}
+}
+
+func FuzzOracle(f *testing.F) {
+	files, _ := filepath.Glob("testdata/oracle/*")
+	for _, name := range files {
+		data, _ := os.ReadFile(name)
+		for _, c := range bytes.Split(data, []byte("\n####")) {
+			f.Add(c)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		checkOracle(t, data)
+	})
+}

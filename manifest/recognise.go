@@ -1,0 +1,173 @@
+package manifest
+
+import (
+	pathpkg "path"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
+)
+
+// recognise tells what a document is: one of our kinds, or "" and why it is skipped. A
+// document of our API group with a kind we do not know is a problem.
+func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
+	if n.Kind != yaml.MappingNode {
+		return "", "a " + strings.TrimPrefix(kindName(n), "a ") + ", not a Kubernetes object or an Azure ML file", nil
+	}
+	budget := MaxNodes
+	get := func(key string) (k, v *yaml.Node) { return lookup(n, key, &budget) }
+	scalar := func(key string) (string, bool) {
+		k, v := get(key)
+		if k == nil || v.Kind != yaml.ScalarNode || isNull(v) {
+			return "", k != nil
+		}
+		return v.Value, true
+	}
+	has := func(key string) bool { k, _ := get(key); return k != nil }
+
+	apiVersion, hasAPIVersion := scalar("apiVersion")
+	kindName, hasKind := scalar("kind")
+	switch {
+	case kindName == instancetype.Kind:
+		return KindInstanceType, "", nil
+	case kindName == instancetype.ListKind:
+		return KindInstanceTypeList, "", nil
+	case strings.HasPrefix(apiVersion, instancetype.GroupName+"/"):
+		if !hasKind {
+			return "", "", field.Required(field.NewPath("kind"), "an "+instancetype.GroupName+" document must be an InstanceType or an InstanceTypeList")
+		}
+		return "", "", field.NotSupported(field.NewPath("kind"), kindName, []string{instancetype.Kind, instancetype.ListKind})
+	case kindName == "List" && apiVersion == "v1":
+		return KindList, "", nil
+	case kindName == "Node" && apiVersion == "v1":
+		return "", "a Node: give nodes with --nodes to check that instance types fit them", nil
+	case hasAPIVersion || hasKind:
+		what := "a Kubernetes object"
+		if kindName != "" {
+			what = "a " + kindName
+			if apiVersion != "" {
+				what += " (" + apiVersion + ")"
+			}
+		}
+		return "", what + ", not an InstanceType", nil
+	}
+
+	if schema, ok := scalar("$schema"); ok {
+		return recogniseSchema(schema, has, scalar)
+	}
+	typ, _ := scalar("type")
+	switch typ {
+	case "pipeline":
+		return KindPipelineJob, "", nil
+	case "sweep":
+		return recogniseJob(KindSweepJob, has, scalar)
+	case "managed":
+		if has("endpoint_name") {
+			return "", "a managed online deployment: it runs on Azure VMs, not on Kubernetes", nil
+		}
+		return "", "a managed online endpoint: it runs on Azure VMs, not on Kubernetes", nil
+	case "kubernetes":
+		if has("endpoint_name") || has("model") || has("instance_type") {
+			return KindDeployment, "", nil
+		}
+		if has("deployments") {
+			return KindEndpoint, "", nil
+		}
+		if has("resource_id") || has("namespace") {
+			return "", "an Azure ML Kubernetes compute target", nil
+		}
+		return "", "an Azure ML Kubernetes online endpoint: it names no deployments", nil
+	}
+	switch {
+	case has("endpoint_name"):
+		if key := batchKey(has); key != "" {
+			return "", "a batch deployment (it sets " + key + "), which runs on a compute cluster, not as an online deployment", nil
+		}
+		if it, _ := scalar("instance_type"); isVMSize(it) {
+			return "", "a managed online deployment: its instance_type " + clip.Quote(it) + " is an Azure VM size and nothing marks it for Kubernetes", nil
+		}
+		return KindDeployment, "", nil
+	case has("jobs"):
+		return KindPipelineJob, "", nil
+	case has("trial") && has("sampling_algorithm"):
+		return recogniseJob(KindSweepJob, has, scalar)
+	case has("command"):
+		if !has("compute") && has("version") {
+			return "", "an Azure ML component: the job that uses it is checked", nil
+		}
+		return recogniseJob(KindJob, has, scalar)
+	case has("deployments"):
+		return KindEndpoint, "", nil
+	case has("auth_mode"):
+		return "", "an Azure ML online endpoint: it names no deployments", nil
+	}
+	return "", "not an InstanceType, nor an Azure ML deployment or job", nil
+}
+
+// recogniseSchema recognises an Azure ML file by its $schema: the name of the schema
+// file, whatever the host and the version path before it.
+func recogniseSchema(schema string, has func(string) bool, scalar func(string) (string, bool)) (Kind, string, *field.Error) {
+	name := strings.ToLower(pathpkg.Base(schema))
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".schema")
+	switch name {
+	case "kubernetesonlinedeployment":
+		return KindDeployment, "", nil
+	case "managedonlinedeployment":
+		return "", "a managed online deployment: it runs on Azure VMs, not on Kubernetes", nil
+	case "batchdeployment", "modelbatchdeployment", "pipelinecomponentbatchdeployment":
+		return "", "a batch deployment, which runs on a compute cluster, not as an online deployment", nil
+	case "commandjob":
+		return recogniseJob(KindJob, has, scalar)
+	case "sweepjob":
+		return recogniseJob(KindSweepJob, has, scalar)
+	case "pipelinejob":
+		return KindPipelineJob, "", nil
+	case "kubernetesonlineendpoint", "managedonlineendpoint":
+		if has("deployments") {
+			return KindEndpoint, "", nil
+		}
+		return "", "an online endpoint: it names no deployments", nil
+	}
+	if strings.HasSuffix(name, "component") {
+		return "", "an Azure ML component: the job that uses it is checked", nil
+	}
+	if name == "" || name == "." || name == "/" {
+		return "", "a $schema that names no Azure ML schema", nil
+	}
+	return "", "an Azure ML " + name + " file, which names no instance type", nil
+}
+
+// recogniseJob recognises a command or sweep job: one that runs on a compute target is
+// checked; one without (serverless) or run locally is skipped.
+func recogniseJob(kind Kind, has func(string) bool, scalar func(string) (string, bool)) (Kind, string, *field.Error) {
+	if !has("compute") {
+		return "", "a serverless job (it names no compute): its instance_type is an Azure VM size, not an InstanceType", nil
+	}
+	if c, _ := scalar("compute"); c == "local" {
+		return "", "a job that runs locally (compute: local)", nil
+	}
+	return kind, "", nil
+}
+
+// batchKey returns a key that only batch deployments have, or "".
+func batchKey(has func(string) bool) string {
+	for _, k := range [...]string{"mini_batch_size", "output_action", "output_file_name", "retry_settings", "error_threshold", "max_concurrency_per_instance", "logging_level"} {
+		if has(k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// isVMSize reports a name in the form of an Azure VM size: Standard_DS3_v2, Basic_A1.
+func isVMSize(name string) bool {
+	for _, tier := range [...]string{"Standard_", "Basic_"} {
+		if len(name) > len(tier) && strings.EqualFold(name[:len(tier)], tier) {
+			return true
+		}
+	}
+	return false
+}

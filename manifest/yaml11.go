@@ -1,0 +1,410 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Scalars are read as kubectl reads them. kubectl turns YAML into JSON with
+// sigs.k8s.io/yaml, which types scalars by the rules of YAML 1.1 as go.yaml.in/yaml/v2
+// applies them, where go.yaml.in/yaml/v3, which gives us positions, types them by YAML
+// 1.2. After parsing, retype gives every scalar of a document the tag kubectl's reading
+// gives it; the text stays as written, and jsonText gives the JSON text kubectl would
+// send for a number. The rules, for a scalar written plain (unquoted, without a tag):
+//
+//   - y, Y, yes, Yes, YES, on, On, ON, true, True, TRUE are true; n, N, no, No, NO, off,
+//     Off, OFF, false, False, FALSE are false;
+//   - "", ~, null, Null, NULL are null;
+//   - .inf, .Inf, .INF (and signed), .nan, .NaN, .NAN are the non-finite floats, which JSON
+//     cannot carry;
+//   - after removing every underscore, an integer as Go's strconv.ParseInt reads one with
+//     base 0 (0x1F, 0o17, 0b101, and 010 is octal: 8), or an unsigned one beyond int64;
+//   - else a float of the form [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? (08 is
+//     8.0), or, starting with ".", any float strconv.ParseFloat reads (.5);
+//   - anything else is a string.
+//
+// Quoted and block scalars are strings. A scalar with an explicit tag (!!str, !!int,
+// !!float, !!bool, !!null, !!timestamp) is read as that type, and is refused when its text
+// is not one; !!binary is base64; any other tag leaves a string.
+
+// The tags the decoder tells apart once retype has run.
+const (
+	tagNull   = "!!null"
+	tagStr    = "!!str"
+	tagInt    = "!!int"
+	tagFloat  = "!!float"
+	tagBool   = "!!bool"
+	tagMerge  = "!!merge"
+	tagBinary = "!!binary" // a string, base64 encoded
+)
+
+// retyper retypes the scalars of one document and checks its shape, walking every node
+// written once, without following aliases.
+type retyper struct {
+	nodes   int                   // nodes written
+	tooLong *yaml.Node            // the first scalar longer than MaxScalarSize
+	refused map[*yaml.Node]string // scalars kubectl refuses, and why
+	open    map[*yaml.Node]bool   // anchored nodes being walked, to find aliases into themselves
+	source  []byte                // the document's text, to find non-specific tags ("! 12")
+	bangs   bool                  // the text holds a "!"
+}
+
+func (r *retyper) walk(n *yaml.Node) {
+	r.nodes++
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if len(n.Value) > MaxScalarSize && r.tooLong == nil {
+			r.tooLong = n
+		}
+		r.scalar(n)
+	case yaml.AliasNode:
+		if r.open[n.Alias] {
+			r.refuse(n, "an alias to a node that contains it (anchor "+strconv.Quote(n.Value)+"): it has no end")
+		}
+	default:
+		if n.Anchor != "" {
+			if r.open == nil {
+				r.open = make(map[*yaml.Node]bool)
+			}
+			r.open[n] = true
+			defer delete(r.open, n)
+		}
+		for i, c := range n.Content {
+			r.walk(c)
+			// JSON has no infinities, so kubectl refuses a document holding one as a value;
+			// as a key it names it .inf.
+			key := n.Kind == yaml.MappingNode && i%2 == 0
+			if !key && c.Kind == yaml.ScalarNode && c.Tag == tagFloat && !finite(c.Tag, c.Value) {
+				r.refuse(c, "must be a finite number: "+c.Value+" has no JSON form, so kubectl cannot send it")
+			}
+		}
+	}
+}
+
+func (r *retyper) refuse(n *yaml.Node, why string) {
+	if r.refused == nil {
+		r.refused = make(map[*yaml.Node]string)
+	}
+	r.refused[n] = why
+}
+
+// scalar retypes n.
+func (r *retyper) scalar(n *yaml.Node) {
+	if n.Style&yaml.TaggedStyle == 0 {
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			n.Tag = tagStr
+			return
+		}
+		if r.nonSpecific(n) {
+			n.Tag = tagStr
+			if n.Value == "<<" {
+				n.Tag = tagMerge // still a merge key to kubectl's reading
+			}
+			return
+		}
+		n.Tag = plainTag(n.Value)
+		return
+	}
+	tag := n.Tag
+	if long, ok := strings.CutPrefix(tag, "tag:yaml.org,2002:"); ok {
+		tag = "!!" + long
+	}
+	switch tag {
+	case tagStr, tagBinary:
+		n.Tag = tag
+		if tag == tagBinary {
+			if _, err := base64.StdEncoding.DecodeString(n.Value); err != nil {
+				r.refuse(n, "a !!binary value that is not base64")
+			}
+		}
+	case tagBool, tagInt, tagFloat, tagNull, "!!timestamp":
+		got := plainTag(n.Value)
+		if tag == "!!timestamp" {
+			if isTimestamp(n.Value) {
+				got = tag
+			}
+		} else if tag == tagFloat && got == tagInt {
+			got = tagFloat // an integer is a float too
+		}
+		if got != tag {
+			r.refuse(n, "a value tagged "+tag+" that is "+tagName(got)+", "+strconv.Quote(n.Value))
+			n.Tag = got
+			return
+		}
+		if tag == "!!timestamp" {
+			n.Tag = tagStr // kubectl's reading keeps a timestamp as the text written
+			return
+		}
+		n.Tag = tag
+	case tagMerge:
+		n.Tag = tagStr
+		if n.Value == "<<" {
+			n.Tag = tagMerge
+		}
+	default:
+		n.Tag = tagStr // any other tag: the text, as a string
+	}
+}
+
+// nonSpecific reports a plain scalar written with the non-specific tag "!" ("! 12"),
+// which go.yaml.in/yaml/v3 drops but kubectl's reading keeps: the value is a string.
+func (r *retyper) nonSpecific(n *yaml.Node) bool {
+	if !r.bangs || n.Line < 1 || n.Column < 1 {
+		return false
+	}
+	// Find the byte where the node starts: columns count characters.
+	text := r.source
+	for line := 1; line < n.Line; line++ {
+		text = afterLineBreak(text)
+		if text == nil {
+			return false
+		}
+	}
+	for col := 1; col < n.Column && len(text) > 0; col++ {
+		_, size := utf8.DecodeRune(text)
+		text = text[size:]
+	}
+	// A node with properties starts at them: an anchor and a tag, in either order, with
+	// white space (line breaks included) between them. One that starts elsewhere (an
+	// empty value's position after its indicator) has none.
+	if len(text) > 0 && text[0] == '&' {
+		for len(text) > 0 && !isBlank(text[0]) {
+			text = text[1:]
+		}
+		for len(text) > 0 && isBlank(text[0]) {
+			text = text[1:]
+		}
+	}
+	if len(text) == 0 || text[0] != '!' {
+		return false
+	}
+	rest := text[1:]
+	return len(rest) == 0 || isBlank(rest[0]) || rest[0] == ',' || rest[0] == ']' || rest[0] == '}' ||
+		bytes.HasPrefix(rest, []byte("\u0085")) || bytes.HasPrefix(rest, []byte("\u2028")) || bytes.HasPrefix(rest, []byte("\u2029"))
+}
+
+// afterLineBreak returns text after its first line break as the YAML reader sees one:
+// "\r\n", "\n", "\r", NEL, LS or PS; nil when there is none.
+func afterLineBreak(text []byte) []byte {
+	for i := 0; i < len(text); {
+		c, size := utf8.DecodeRune(text[i:])
+		switch c {
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				return text[i+2:]
+			}
+			return text[i+1:]
+		case '\n', '\u0085', '\u2028', '\u2029':
+			return text[i+size:]
+		}
+		i += size
+	}
+	return nil
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func tagName(tag string) string {
+	switch tag {
+	case tagNull:
+		return "null"
+	case tagBool:
+		return "a boolean"
+	case tagInt:
+		return "an integer"
+	case tagFloat:
+		return "a float"
+	case tagStr:
+		return "a string"
+	}
+	return tag
+}
+
+// plainTag returns the tag kubectl's reading gives a plain scalar.
+func plainTag(s string) string {
+	if s == "" {
+		return tagNull
+	}
+	switch s[0] {
+	case 'y', 'Y', 'n', 'N', 't', 'T', 'f', 'F', 'o', 'O', '~':
+		switch s {
+		case "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
+			"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF":
+			return tagBool
+		case "~", "null", "Null", "NULL":
+			return tagNull
+		}
+		return tagStr
+	case '.':
+		switch s {
+		case ".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN":
+			return tagFloat
+		}
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return tagFloat
+		}
+		return tagStr
+	case '+', '-':
+		switch s {
+		case "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
+			return tagFloat
+		}
+	case '<':
+		if s == "<<" {
+			return tagMerge
+		}
+		return tagStr
+	}
+	if (s[0] < '0' || s[0] > '9') && s[0] != '+' && s[0] != '-' {
+		return tagStr
+	}
+	if isTimestamp(s) {
+		return tagStr // kubectl's reading keeps a timestamp as the text written
+	}
+	plain := strings.ReplaceAll(s, "_", "")
+	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		return tagInt
+	}
+	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+		return tagInt
+	}
+	if yamlFloat(plain) {
+		if _, err := strconv.ParseFloat(plain, 64); err == nil {
+			return tagFloat
+		}
+	}
+	if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
+		if _, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
+			return tagInt
+		}
+	}
+	return tagStr
+}
+
+// yamlFloat reports s of the form [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?.
+func yamlFloat(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// isTimestamp reports a YAML timestamp as kubectl's reading recognises one: four digits,
+// a dash, then a date, a date and time, or a date, time and zone.
+func isTimestamp(s string) bool {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	if i != 4 || i == len(s) || s[i] != '-' {
+		return false
+	}
+	for _, layout := range [...]string{"2006-1-2T15:4:5.999999999Z07:00", "2006-1-2t15:4:5.999999999Z07:00", "2006-1-2 15:4:5.999999999", "2006-1-2"} {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// number returns the value of a scalar retype tagged !!int or !!float as kubectl's
+// reading has it: an int64, a uint64 or a float64.
+func number(tag, s string) (i int64, u uint64, f float64, kind byte) {
+	switch s {
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+		return 0, 0, math.Inf(1), 'f'
+	case "-.inf", "-.Inf", "-.INF":
+		return 0, 0, math.Inf(-1), 'f'
+	case ".nan", ".NaN", ".NAN":
+		return 0, 0, math.NaN(), 'f'
+	}
+	if s != "" && s[0] == '.' {
+		f, _ = strconv.ParseFloat(s, 64)
+		return 0, 0, f, 'f'
+	}
+	plain := strings.ReplaceAll(s, "_", "")
+	if v, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		if tag == tagFloat {
+			return 0, 0, float64(v), 'f'
+		}
+		return v, 0, 0, 'i'
+	}
+	if v, err := strconv.ParseUint(plain, 0, 64); err == nil {
+		if tag == tagFloat {
+			return 0, 0, float64(v), 'f'
+		}
+		return 0, v, 0, 'u'
+	}
+	if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
+		if v, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
+			return v, 0, 0, 'i'
+		}
+	}
+	f, _ = strconv.ParseFloat(plain, 64)
+	return 0, 0, f, 'f'
+}
+
+// jsonNumber formats f as encoding/json does.
+func jsonNumber(f float64) string {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(nil, f, format, -1, 64)
+	if format == 'e' {
+		// encoding/json shortens a two-digit negative exponent: 1e-07 becomes 1e-7.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return string(b)
+}
+
+// finite reports whether a number scalar is one JSON can carry.
+func finite(tag, s string) bool {
+	if tag != tagFloat {
+		return true
+	}
+	_, _, f, _ := number(tag, s)
+	return !math.IsInf(f, 0) && !math.IsNaN(f)
+}
