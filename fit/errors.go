@@ -1,0 +1,237 @@
+package fit
+
+import (
+	"math/bits"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/quantity"
+)
+
+// Errors renders r as findings: none when the demand fits some node, else one of
+//
+//   - no node matches the selector: a field.Invalid at selectorPath (the path of the
+//     selector map, spec.nodeSelector of the instance type, or the extension's) whose bad
+//     value is the effective selector and whose detail gives the nearest miss;
+//   - every matching node is excluded: a field.Invalid at selectorPath naming the taints
+//     and the cordoned nodes;
+//   - candidates exist but none fits: a field.Invalid at requestPath(name) for each
+//     resource no candidate has enough of, with the request as the bad value and the
+//     largest amount a candidate has; or, when each request is covered by some candidate
+//     but none covers all, one at the request the fewest candidates cover.
+//
+// The messages name the excluded matching nodes (MaxNamed of each kind, with the counts),
+// so that a reader sees why a node that looks right is not used. User text is printed bare
+// when it has the characters of labels and names only, quoted otherwise, and cut at
+// MaxTextLen bytes. A nil requestPath reports shortfalls at selectorPath.
+func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.ResourceName) *field.Path) field.ErrorList {
+	if r.Fits > 0 {
+		return nil
+	}
+	at := func(name instancetype.ResourceName) *field.Path {
+		if requestPath == nil {
+			return selectorPath
+		}
+		return requestPath(name)
+	}
+	switch {
+	case r.Matching == 0:
+		b := append([]byte(nil), "no node matches: "...)
+		b = r.appendMiss(b)
+		return field.ErrorList{field.Invalid(selectorPath, r.selectorValue(), string(b))}
+	case r.Candidates == 0:
+		b := append([]byte(nil), "every matching node is excluded: "...)
+		b = r.appendExcluded(b)
+		if r.WouldFit > 0 {
+			b = append(b, "; "...)
+			b = strconv.AppendInt(b, int64(r.WouldFit), 10)
+			b = append(b, " of them would fit"...)
+		} else {
+			b = append(b, "; none of them would fit"...)
+		}
+		return field.ErrorList{field.Invalid(selectorPath, r.selectorValue(), string(b))}
+	}
+	var errs field.ErrorList
+	tightest := -1
+	for i, s := range r.Shortfalls {
+		if tightest < 0 || s.Covering < r.Shortfalls[tightest].Covering {
+			tightest = i
+		}
+		if s.Covering > 0 {
+			continue
+		}
+		var b []byte
+		if s.Largest.Sign() > 0 {
+			b = append(b, "no candidate node has that much "...)
+			b = appendText(b, string(s.Resource), false)
+			b = append(b, " allocatable: the largest is "...)
+			b = appendAmount(b, s.Resource, s.Largest)
+			if s.Node != "" {
+				b = append(b, ", on "...)
+				b = appendText(b, s.Node, false)
+			}
+		} else {
+			b = append(b, "no candidate node has any "...)
+			b = appendText(b, string(s.Resource), false)
+			b = append(b, " allocatable"...)
+		}
+		b = r.appendExcludedSuffix(b)
+		errs = append(errs, field.Invalid(at(s.Resource), s.Request.String(), string(b)))
+	}
+	if errs != nil || tightest < 0 {
+		return errs
+	}
+	// Every request is covered by some candidate, none covers them all.
+	b := append([]byte(nil), "no candidate node has "...)
+	b = appendList(b, r.Shortfalls, 0, " and ", func(b []byte, s Shortfall) []byte {
+		b = appendText(b, string(s.Resource), false)
+		b = append(b, ' ')
+		b, _ = s.Request.AppendText(b)
+		return b
+	})
+	b = append(b, " allocatable at once, though each is on some"...)
+	b = r.appendExcludedSuffix(b)
+	s := r.Shortfalls[tightest]
+	return field.ErrorList{field.Invalid(at(s.Resource), s.Request.String(), string(b))}
+}
+
+// selectorValue is the bad value of a selector finding: the selector as k=v,k=v, cut at
+// MaxTextLen bytes; no value for an empty selector.
+func (r Result) selectorValue() any {
+	if len(r.Selector) == 0 {
+		return field.OmitValueType{}
+	}
+	return clip(string(appendSelector(nil, r.Selector)))
+}
+
+// appendMiss explains why no node matches, from r.Miss.
+func (r Result) appendMiss(b []byte) []byte {
+	m := r.Miss
+	if r.Nodes == 0 || m == nil {
+		return append(b, "there are no nodes"...)
+	}
+	who := "they have "
+	if len(m.Carried) == 0 {
+		b = append(b, "no node carries "...)
+		who = "nodes have "
+	} else {
+		b = appendCount(b, m.Nodes, "node carries ", "nodes carry ")
+		b = appendSelector(b, m.Carried)
+		b = append(b, " but not "...)
+	}
+	shown := m.Lacking[:min(len(m.Lacking), maxPairs)]
+	i := 0
+	return appendList(b, shown, len(m.Lacking)-len(shown), " or ", func(b []byte, l Lack) []byte {
+		b = appendPair(b, l.Pair)
+		if i < MaxNamed {
+			b = append(b, " ("...)
+			if len(l.Values) == 0 {
+				if len(m.Carried) == 0 {
+					b = append(b, "no node has the label "...)
+				} else {
+					b = append(b, "none has the label "...)
+				}
+				b = appendText(b, l.Key, false)
+			} else {
+				b = append(b, who...)
+				b = appendList(b, l.Values, l.MoreValues, " or ", func(b []byte, v string) []byte {
+					return appendPair(b, Pair{l.Key, v})
+				})
+			}
+			b = append(b, ')')
+		}
+		i++
+		return b
+	})
+}
+
+// appendExcluded appends "2 by taints (n1 t1, n2 t2) and 1 by cordoning (n3)".
+func (r Result) appendExcluded(b []byte) []byte {
+	if r.Tainted > 0 {
+		b = strconv.AppendInt(b, int64(r.Tainted), 10)
+		b = append(b, " by taints ("...)
+		b = appendList(b, r.TaintedNodes, r.Tainted-len(r.TaintedNodes), " and ", func(b []byte, t TaintedNode) []byte {
+			b = appendText(b, t.Name, false)
+			b = append(b, ' ')
+			for i, x := range t.Taints {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendTaint(b, x)
+			}
+			if t.MoreTaints > 0 {
+				b = append(b, ",+"...)
+				b = strconv.AppendInt(b, int64(t.MoreTaints), 10)
+			}
+			return b
+		})
+		b = append(b, ')')
+		if r.Cordoned > 0 {
+			b = append(b, " and "...)
+		}
+	}
+	if r.Cordoned > 0 {
+		b = strconv.AppendInt(b, int64(r.Cordoned), 10)
+		b = append(b, " by cordoning ("...)
+		b = appendList(b, r.CordonedNodes, r.Cordoned-len(r.CordonedNodes), " and ", func(b []byte, name string) []byte {
+			return appendText(b, name, false)
+		})
+		b = append(b, ')')
+	}
+	return b
+}
+
+// appendExcludedSuffix appends, to a shortfall, the matching nodes that are no candidates.
+func (r Result) appendExcludedSuffix(b []byte) []byte {
+	n := r.Tainted + r.Cordoned
+	if n == 0 {
+		return b
+	}
+	b = append(b, "; "...)
+	b = appendCount(b, n, "more matching node", "more matching nodes")
+	b = append(b, isAre(n)...)
+	b = append(b, " excluded: "...)
+	b = r.appendExcluded(b)
+	if r.WouldFit > 0 {
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, int64(r.WouldFit), 10)
+		b = append(b, " of them would fit"...)
+	}
+	return b
+}
+
+// appendAmount appends q in canonical form and, for memory that is not printed as a whole
+// number of a binary unit, its size in the largest binary unit it reaches, rounded down to
+// a tenth so that a node is never said to have more than it has: "59364472Ki (about
+// 56.6Gi)", "68719476736 (64Gi)".
+func appendAmount(b []byte, name instancetype.ResourceName, q quantity.Quantity) []byte {
+	b, _ = q.AppendText(b)
+	v := q.Value()
+	if name != instancetype.ResourceMemory || v < 1024 {
+		return b
+	}
+	units := [...]string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
+	k := 0 // v ≥ 1024^(k+1)
+	for k+1 < len(units) && v>>(10*(k+2)) > 0 {
+		k++
+	}
+	unit := uint64(1) << (10 * (k + 1))
+	whole, frac := uint64(v)/unit, uint64(v)%unit
+	if frac == 0 && q.Format() == quantity.BinarySI {
+		return b // printed as a whole number of the unit already
+	}
+	b = append(b, " ("...)
+	if frac != 0 {
+		b = append(b, "about "...)
+	}
+	b = strconv.AppendUint(b, whole, 10)
+	hi, lo := bits.Mul64(frac, 10)
+	if tenth, _ := bits.Div64(hi, lo, unit); tenth > 0 { // frac < unit, so no overflow
+		b = append(b, '.')
+		b = strconv.AppendUint(b, tenth, 10)
+	}
+	b = append(b, units[k]...)
+	return append(b, ')')
+}
