@@ -26,8 +26,10 @@ type Result struct {
 
 	// Selector is the demand's selector, sorted by key.
 	Selector []Pair
-	// TaintedNodes are the first MaxNamed of the Tainted nodes, by name.
-	TaintedNodes []TaintedNode
+	// TaintGroups are the Tainted nodes grouped by their NoSchedule and NoExecute taints:
+	// the MaxNamed groups of the most nodes (ties: by taints, in order). The nodes of
+	// the other groups, if any, number Tainted less the groups' Nodes.
+	TaintGroups []TaintGroup
 	// CordonedNodes are the names of the first MaxNamed of the Cordoned nodes, in order.
 	CordonedNodes []string
 	// Miss is the nearest miss of the selector, when no node matches.
@@ -41,13 +43,15 @@ type Result struct {
 // lists, and its messages repeat; the counts say how many there are in all.
 const MaxNamed = 3
 
-// TaintedNode is a matching node that a taint excludes.
-type TaintedNode struct {
-	Name string
-	// Taints are its first MaxNamed NoSchedule and NoExecute taints, by key.
-	Taints []Taint
-	// MoreTaints counts the others.
+// TaintGroup is a set of excluding taints and the matching nodes that carry exactly these.
+type TaintGroup struct {
+	// Taints are the first MaxNamed of the taints, by key; MoreTaints counts the others.
+	Taints     []Taint
 	MoreTaints int
+	// Nodes counts the matching nodes whose NoSchedule and NoExecute taints are these;
+	// Names holds the first MaxNamed of them, by name.
+	Nodes int
+	Names []string
 }
 
 // Miss describes the nearest miss of a selector that no node matches: the largest part of
@@ -67,10 +71,12 @@ type Miss struct {
 
 // Lack is a selector pair that the nodes of a Miss lack, and what they have instead.
 type Lack struct {
-	Pair
-	// Values are the first MaxNamed values, in order, that the Miss's nodes give the key
-	// instead (a typo of the selector's value is often among them). They are filled in for
-	// the first MaxNamed pairs of Lacking only.
+	// Pair is the selector's pair.
+	Pair Pair
+	// Values are the values that the Miss's nodes give the key instead: the MaxNamed
+	// closest to the selector's value (by edit distance ignoring case, then in order), so
+	// that the value meant by a typo comes first. They are filled in for the first
+	// MaxNamed pairs of Lacking only.
 	Values []string
 	// MoreValues counts the other values.
 	MoreValues int

@@ -61,7 +61,7 @@ var checkTests = []struct {
 			want := &fit.Miss{
 				Carried: []fit.Pair{{Key: "agentpool", Value: "gpu"}},
 				Nodes:   3,
-				Lacking: []fit.Lack{{Pair: fit.Pair{Key: "accelerator", Value: "a100"}, Values: []string{"t4", "v100"}}},
+				Lacking: []fit.Lack{{Pair: fit.Pair{Key: "accelerator", Value: "a100"}, Values: []string{"v100", "t4"}}},
 			}
 			if diff := diffResults(fit.Result{Miss: r.Miss}, fit.Result{Miss: want}); diff != "" {
 				t.Error(diff)
@@ -74,7 +74,7 @@ var checkTests = []struct {
 		errs:   []finding{invalid("spec.nodeSelector")},
 		check: func(t *testing.T, r fit.Result) {
 			if r.Miss == nil || len(r.Miss.Carried) != 0 || r.Miss.Nodes != 8 ||
-				!slices.Equal(r.Miss.Lacking[0].Values, []string{"cpu", "gpu", "system"}) {
+				!slices.Equal(r.Miss.Lacking[0].Values, []string{"cpu", "gpu", "system"}) { // cpu is 4 edits from cpupool, gpu 5
 				t.Errorf("Miss = %+v; want nothing carried by all 8 nodes, which have agentpool cpu, gpu, system", r.Miss)
 			}
 		},
@@ -121,11 +121,9 @@ var checkTests = []struct {
 		want:   counts{Matching: 2, Tainted: 2, WouldFit: 2},
 		errs:   []finding{invalid("spec.nodeSelector")},
 		check: func(t *testing.T, r fit.Result) {
-			want := []fit.TaintedNode{{Name: "gpu-0", Taints: []fit.Taint{skuGPU}}, {Name: "gpu-1", Taints: []fit.Taint{skuGPU}}}
-			if !slices.EqualFunc(r.TaintedNodes, want, func(a, b fit.TaintedNode) bool {
-				return a.Name == b.Name && slices.Equal(a.Taints, b.Taints) && a.MoreTaints == b.MoreTaints
-			}) {
-				t.Errorf("TaintedNodes = %+v; want %+v", r.TaintedNodes, want)
+			want := []fit.TaintGroup{{Taints: []fit.Taint{skuGPU}, Nodes: 2, Names: []string{"gpu-0", "gpu-1"}}}
+			if diff := diffResults(fit.Result{TaintGroups: r.TaintGroups}, fit.Result{TaintGroups: want}); diff != "" {
+				t.Error(diff)
 			}
 		},
 	},
@@ -135,8 +133,8 @@ var checkTests = []struct {
 		want:   counts{Matching: 1, Cordoned: 1, WouldFit: 1},
 		errs:   []finding{invalid("spec.nodeSelector")},
 		check: func(t *testing.T, r fit.Result) {
-			if !slices.Equal(r.CordonedNodes, []string{"cpu-2"}) || r.TaintedNodes != nil {
-				t.Errorf("CordonedNodes = %q, TaintedNodes = %v; want [cpu-2] and none (a cordoned node counts as cordoned only)", r.CordonedNodes, r.TaintedNodes)
+			if !slices.Equal(r.CordonedNodes, []string{"cpu-2"}) || r.TaintGroups != nil {
+				t.Errorf("CordonedNodes = %q, TaintGroups = %v; want [cpu-2] and none (a cordoned node counts as cordoned only)", r.CordonedNodes, r.TaintGroups)
 			}
 		},
 	},
@@ -399,7 +397,7 @@ func TestNearestMissOfALargeSelector(t *testing.T) {
 	if !slices.Equal(carried, ps[70:75]) || r.Miss.Nodes != 2 || len(r.Miss.Lacking) != 95 {
 		t.Errorf("Miss carries %v on %d nodes, %d lacking; want %v on 2 (b and d), 95 lacking", carried, r.Miss.Nodes, len(r.Miss.Lacking), ps[70:75])
 	}
-	if r.Miss.Lacking[0].Key != "k000" || r.Miss.Lacking[0].Values != nil {
+	if r.Miss.Lacking[0].Pair.Key != "k000" || r.Miss.Lacking[0].Values != nil {
 		t.Errorf("first lacking pair %+v; want k000, with no other value on b and d", r.Miss.Lacking[0])
 	}
 }

@@ -42,14 +42,32 @@ func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.R
 		b = r.appendMiss(b)
 		return field.ErrorList{field.Invalid(selectorPath, r.selectorValue(), string(b))}
 	case r.Candidates == 0:
-		b := append([]byte(nil), "every matching node is excluded: "...)
-		b = r.appendExcluded(b)
-		if r.WouldFit > 0 {
+		var b []byte
+		switch r.Matching {
+		case 1:
+			b = append(b, "the only matching node"...)
+		case 2:
+			b = append(b, "both matching nodes"...)
+		default:
+			b = append(b, "all "...)
+			b = appendCount(b, r.Matching, "matching node", "matching nodes")
+		}
+		b = r.appendWhy(b)
+		switch {
+		case r.Matching == 1 && r.WouldFit == 1:
+			b = append(b, "; it would fit"...)
+		case r.Matching == 1:
+			b = append(b, "; it would not fit either"...)
+		case r.WouldFit == r.Matching && r.Matching == 2:
+			b = append(b, "; both would fit"...)
+		case r.WouldFit == r.Matching:
+			b = append(b, "; all of them would fit"...)
+		case r.WouldFit > 0:
 			b = append(b, "; "...)
 			b = strconv.AppendInt(b, int64(r.WouldFit), 10)
 			b = append(b, " of them would fit"...)
-		} else {
-			b = append(b, "; none of them would fit"...)
+		default:
+			b = append(b, "; none of them would fit either"...)
 		}
 		return field.ErrorList{field.Invalid(selectorPath, r.selectorValue(), string(b))}
 	}
@@ -133,11 +151,11 @@ func (r Result) appendMiss(b []byte) []byte {
 				} else {
 					b = append(b, "none has the label "...)
 				}
-				b = appendText(b, l.Key, false)
+				b = appendText(b, l.Pair.Key, false)
 			} else {
 				b = append(b, who...)
 				b = appendList(b, l.Values, l.MoreValues, " or ", func(b []byte, v string) []byte {
-					return appendPair(b, Pair{l.Key, v})
+					return appendPair(b, Pair{l.Pair.Key, v})
 				})
 			}
 			b = append(b, ')')
@@ -147,43 +165,74 @@ func (r Result) appendMiss(b []byte) []byte {
 	})
 }
 
-// appendExcluded appends "2 by taints (n1 t1, n2 t2) and 1 by cordoning (n3)".
-func (r Result) appendExcluded(b []byte) []byte {
-	if r.Tainted > 0 {
+// appendWhy appends why the excluded matching nodes are excluded, after their count:
+// " are excluded by taints (n1 t1 and n2 t2)", " is cordoned (n3)", or " are excluded: 2
+// by taints (n1 t1 and n2 t2) and 1 by cordoning (n3)".
+func (r Result) appendWhy(b []byte) []byte {
+	n := r.Tainted + r.Cordoned
+	switch {
+	case r.Cordoned == 0:
+		b = append(b, isAre(n)...)
+		b = append(b, " excluded by taints ("...)
+		b = r.appendTaintedNodes(b)
+	case r.Tainted == 0:
+		b = append(b, isAre(n)...)
+		b = append(b, " cordoned ("...)
+		b = r.appendCordonedNodes(b)
+	default:
+		b = append(b, " are excluded: "...)
 		b = strconv.AppendInt(b, int64(r.Tainted), 10)
 		b = append(b, " by taints ("...)
-		b = appendList(b, r.TaintedNodes, r.Tainted-len(r.TaintedNodes), " and ", func(b []byte, t TaintedNode) []byte {
-			b = appendText(b, t.Name, false)
-			b = append(b, ' ')
-			for i, x := range t.Taints {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendTaint(b, x)
-			}
-			if t.MoreTaints > 0 {
-				b = append(b, ",+"...)
-				b = strconv.AppendInt(b, int64(t.MoreTaints), 10)
-			}
-			return b
-		})
-		b = append(b, ')')
-		if r.Cordoned > 0 {
-			b = append(b, " and "...)
-		}
-	}
-	if r.Cordoned > 0 {
+		b = r.appendTaintedNodes(b)
+		b = append(b, ") and "...)
 		b = strconv.AppendInt(b, int64(r.Cordoned), 10)
 		b = append(b, " by cordoning ("...)
-		b = appendList(b, r.CordonedNodes, r.Cordoned-len(r.CordonedNodes), " and ", func(b []byte, name string) []byte {
+		b = r.appendCordonedNodes(b)
+	}
+	return append(b, ')')
+}
+
+// appendTaintedNodes appends the taint groups: "sku=gpu:NoSchedule on n1, n2 and 5 more;
+// a:NoExecute,b:NoSchedule on n3; 4 more with other taints".
+func (r Result) appendTaintedNodes(b []byte) []byte {
+	grouped := 0
+	for i, g := range r.TaintGroups {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		for j, t := range g.Taints {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendTaint(b, t)
+		}
+		if g.MoreTaints > 0 {
+			b = append(b, ",+"...)
+			b = strconv.AppendInt(b, int64(g.MoreTaints), 10)
+		}
+		b = append(b, " on "...)
+		b = appendList(b, g.Names, g.Nodes-len(g.Names), " and ", func(b []byte, name string) []byte {
 			return appendText(b, name, false)
 		})
-		b = append(b, ')')
+		grouped += g.Nodes
+	}
+	if rest := r.Tainted - grouped; rest > 0 {
+		b = append(b, "; "...)
+		b = strconv.AppendInt(b, int64(rest), 10)
+		b = append(b, " more with other taints"...)
 	}
 	return b
 }
 
-// appendExcludedSuffix appends, to a shortfall, the matching nodes that are no candidates.
+// appendCordonedNodes appends "n1, n2 and 4 more".
+func (r Result) appendCordonedNodes(b []byte) []byte {
+	return appendList(b, r.CordonedNodes, r.Cordoned-len(r.CordonedNodes), " and ", func(b []byte, name string) []byte {
+		return appendText(b, name, false)
+	})
+}
+
+// appendExcludedSuffix appends, to a shortfall, the matching nodes that are no candidates:
+// "; 1 more matching node is cordoned (n3), and it would fit".
 func (r Result) appendExcludedSuffix(b []byte) []byte {
 	n := r.Tainted + r.Cordoned
 	if n == 0 {
@@ -191,25 +240,34 @@ func (r Result) appendExcludedSuffix(b []byte) []byte {
 	}
 	b = append(b, "; "...)
 	b = appendCount(b, n, "more matching node", "more matching nodes")
-	b = append(b, isAre(n)...)
-	b = append(b, " excluded: "...)
-	b = r.appendExcluded(b)
-	if r.WouldFit > 0 {
-		b = append(b, ", "...)
+	b = r.appendWhy(b)
+	switch {
+	case r.WouldFit == 0:
+	case n == 1:
+		b = append(b, ", and it would fit"...)
+	default:
+		b = append(b, ", and "...)
 		b = strconv.AppendInt(b, int64(r.WouldFit), 10)
 		b = append(b, " of them would fit"...)
 	}
 	return b
 }
 
-// appendAmount appends q in canonical form and, for memory that is not printed as a whole
-// number of a binary unit, its size in the largest binary unit it reaches, rounded down to
-// a tenth so that a node is never said to have more than it has: "59364472Ki (about
-// 56.6Gi)", "68719476736 (64Gi)".
+// appendAmount appends q in canonical form and, for memory printed with more than four
+// digits, its size in the largest binary unit it reaches, rounded down to a tenth so that a
+// node is never said to have more than it has: "59364472Ki (about 56.6Gi)", "68719476736
+// (64Gi)"; "1500Mi" as it is.
 func appendAmount(b []byte, name instancetype.ResourceName, q quantity.Quantity) []byte {
+	start := len(b)
 	b, _ = q.AppendText(b)
+	digits := 0
+	for _, c := range b[start:] {
+		if '0' <= c && c <= '9' {
+			digits++
+		}
+	}
 	v := q.Value()
-	if name != instancetype.ResourceMemory || v < 1024 {
+	if name != instancetype.ResourceMemory || v < 1024 || digits <= 4 {
 		return b
 	}
 	units := [...]string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
@@ -219,9 +277,6 @@ func appendAmount(b []byte, name instancetype.ResourceName, q quantity.Quantity)
 	}
 	unit := uint64(1) << (10 * (k + 1))
 	whole, frac := uint64(v)/unit, uint64(v)%unit
-	if frac == 0 && q.Format() == quantity.BinarySI {
-		return b // printed as a whole number of the unit already
-	}
 	b = append(b, " ("...)
 	if frac != 0 {
 		b = append(b, "about "...)

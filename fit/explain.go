@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
 // explain fills in the parts of r that say why the demand fits no node. It runs only on
@@ -78,26 +79,75 @@ func (ix *Index) matching(lists []int32) []int32 {
 	return ids
 }
 
-// nameExcluded names the first MaxNamed tainted and cordoned nodes among ids.
-func (ix *Index) nameExcluded(r *Result, ids []int32) {
-	var tainted, cordoned []int32
-	for _, id := range ids {
-		switch c := &ix.classes[ix.classOf[id]]; {
-		case c.cordoned:
-			cordoned = ix.keepFirst(cordoned, id)
-		case len(c.taints) > 0:
-			tainted = ix.keepFirst(tainted, id)
+// runs calls f for each run of ids (increasing) of the same class, with the run: since the
+// nodes of a class are numbered in name order, a run's first node is its first by name.
+func (ix *Index) runs(ids []int32, f func(c *class, run []int32)) {
+	for i := 0; i < len(ids); {
+		ci := ix.classOf[ids[i]]
+		j := i + 1
+		for j < len(ids) && ix.classOf[ids[j]] == ci {
+			j++
 		}
+		f(&ix.classes[ci], ids[i:j])
+		i = j
 	}
-	for _, id := range tainted {
-		ts := ix.classes[ix.classOf[id]].taints
-		tn := TaintedNode{Name: ix.names[id], Taints: slices.Clone(ts[:min(len(ts), MaxNamed)])}
-		tn.MoreTaints = len(ts) - len(tn.Taints)
-		r.TaintedNodes = append(r.TaintedNodes, tn)
+}
+
+// nameExcluded groups the tainted nodes among ids by taints, and names the first MaxNamed
+// of each group and of the cordoned nodes.
+func (ix *Index) nameExcluded(r *Result, ids []int32) {
+	type group struct {
+		taints []Taint
+		nodes  int
+		first  []int32
+	}
+	var cordoned []int32
+	var groups []*group
+	byTaints := map[string]*group{}
+	var key []byte
+	ix.runs(ids, func(c *class, run []int32) {
+		switch {
+		case c.cordoned:
+			for _, id := range run[:min(len(run), MaxNamed)] {
+				cordoned = ix.keepFirst(cordoned, id)
+			}
+			return
+		case len(c.taints) == 0:
+			return
+		}
+		key = appendTaintsKey(key[:0], c.taints) // classes may share taints
+		g := byTaints[string(key)]
+		if g == nil {
+			g = &group{taints: c.taints}
+			byTaints[string(key)] = g
+			groups = append(groups, g)
+		}
+		g.nodes += len(run)
+		for _, id := range run[:min(len(run), MaxNamed)] {
+			g.first = ix.keepFirst(g.first, id)
+		}
+	})
+	slices.SortFunc(groups, func(a, b *group) int {
+		return cmp.Or(cmp.Compare(b.nodes, a.nodes), slices.CompareFunc(a.taints, b.taints, compareTaints))
+	})
+	for _, g := range groups[:min(len(groups), MaxNamed)] {
+		tg := TaintGroup{Taints: slices.Clone(g.taints[:min(len(g.taints), MaxNamed)]), Nodes: g.nodes}
+		tg.MoreTaints = len(g.taints) - len(tg.Taints)
+		for _, id := range g.first {
+			tg.Names = append(tg.Names, ix.names[id])
+		}
+		r.TaintGroups = append(r.TaintGroups, tg)
 	}
 	for _, id := range cordoned {
 		r.CordonedNodes = append(r.CordonedNodes, ix.names[id])
 	}
+}
+
+func appendTaintsKey(b []byte, ts []Taint) []byte {
+	for _, t := range ts {
+		b = appendString(appendString(appendString(b, t.Key), t.Value), t.Effect)
+	}
+	return b
 }
 
 // keepFirst adds id to first, the MaxNamed first nodes seen so far, kept in order.
@@ -125,15 +175,15 @@ func (ix *Index) shortfalls(ids []int32, reqs []req) []Shortfall {
 		out[i] = Shortfall{Resource: rq.name, Request: rq.q}
 		best[i] = -1
 	}
-	for _, id := range ids {
-		c := &ix.classes[ix.classOf[id]]
+	ix.runs(ids, func(c *class, run []int32) {
 		if c.excluded() {
-			continue
+			return
 		}
+		id := run[0] // the class's first matching node by name
 		for i, rq := range reqs {
 			a := c.allocatable(rq.res) // zero for rq.res == -1
 			if a.Cmp(rq.q) >= 0 {
-				out[i].Covering++
+				out[i].Covering += len(run)
 			}
 			switch s := a.Cmp(out[i].Largest); {
 			case best[i] < 0 || s > 0:
@@ -142,7 +192,7 @@ func (ix *Index) shortfalls(ids []int32, reqs []req) []Shortfall {
 				out[i].Largest, best[i] = a, id // the same value, perhaps in another format
 			}
 		}
-	}
+	})
 	for i := range out {
 		if best[i] >= 0 && out[i].Largest.Sign() > 0 {
 			out[i].Node = ix.names[best[i]]
@@ -194,16 +244,16 @@ func (ix *Index) nearestMiss(ps []Pair) *Miss {
 	for _, w := range carriers {
 		m.Nodes += bits.OnesCount64(w)
 	}
-	m.Lacking = lacks(lacking, func(key string) ([]string, int) { return ix.valuesAmong(key, carriers) })
+	m.Lacking = lacks(lacking, func(p Pair) ([]string, int) { return ix.valuesAmong(p.Key, p.Value, carriers) })
 	return m
 }
 
-func lacks(ps []Pair, values func(key string) ([]string, int)) []Lack {
+func lacks(ps []Pair, values func(Pair) ([]string, int)) []Lack {
 	var ls []Lack
 	for i, p := range ps {
 		l := Lack{Pair: p}
 		if i < MaxNamed && values != nil {
-			l.Values, l.MoreValues = values(p.Key)
+			l.Values, l.MoreValues = values(p)
 		}
 		ls = append(ls, l)
 	}
@@ -222,15 +272,28 @@ func (ix *Index) bestSubsetByMask(ps []Pair, carried []bool, carriers []uint64) 
 		}
 		ix.eachIn(pi, func(id int32) { masks[id] |= 1 << i })
 	}
-	count := map[uint64]int{}
-	for _, mk := range masks {
-		count[mk]++
-	}
 	var best uint64
 	bestN := -1
-	for mk, n := range count {
-		if bestN < 0 || betterMask(mk, n, best, bestN) {
+	consider := func(mk uint64, n int) {
+		if n > 0 && (bestN < 0 || betterMask(mk, n, best, bestN)) {
 			best, bestN = mk, n
+		}
+	}
+	if len(ps) <= 12 { // count the masks in an array of at most 4096
+		count := make([]int, 1<<len(ps))
+		for _, mk := range masks {
+			count[mk]++
+		}
+		for mk, n := range count {
+			consider(uint64(mk), n)
+		}
+	} else {
+		count := map[uint64]int{}
+		for _, mk := range masks {
+			count[mk]++
+		}
+		for mk, n := range count {
+			consider(mk, n)
 		}
 	}
 	for i := range carried {
@@ -313,6 +376,25 @@ func (ix *Index) eachIn(pi int32, f func(id int32)) {
 	}
 }
 
+// anyIn reports whether posting pi holds some node of the bitset nodes.
+func (ix *Index) anyIn(pi int32, nodes []uint64) bool {
+	p := ix.posts[pi]
+	if p.dense {
+		for w, x := range ix.words[p.off : p.off+ix.nw] {
+			if x&nodes[w] != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, id := range ix.ids[p.off : p.off+int(p.n)] {
+		if nodes[id>>6]&(1<<(id&63)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // holds reports whether posting pi holds node id.
 func (ix *Index) holds(pi int32, id int32) bool {
 	p := ix.posts[pi]
@@ -324,25 +406,41 @@ func (ix *Index) holds(pi int32, id int32) bool {
 	return ok
 }
 
-// valuesAmong returns the first MaxNamed values, in order, that some node of the bitset
-// nodes gives key, and how many more there are.
-func (ix *Index) valuesAmong(key string, nodes []uint64) ([]string, int) {
-	var vs []string
-	for p, pi := range ix.pairs {
-		if p.Key != key {
-			continue
-		}
-		present := false
-		ix.eachIn(pi, func(id int32) {
-			present = present || nodes[id>>6]&(1<<(id&63)) != 0
-		})
-		if present {
-			vs = append(vs, p.Value)
+// valuesAmong returns the MaxNamed values closest to want (by edit distance ignoring
+// case, then in order) that some node of the bitset nodes gives key, and how many other
+// values they give it.
+func (ix *Index) valuesAmong(key, want string, nodes []uint64) ([]string, int) {
+	type value struct {
+		v    string
+		dist int
+	}
+	var vs []value
+	for _, pi := range ix.byKey[key] {
+		if ix.anyIn(pi, nodes) {
+			v := ix.posts[pi].value
+			vs = append(vs, value{v, closeness(v, want)})
 		}
 	}
-	slices.Sort(vs)
-	if len(vs) > MaxNamed {
-		return vs[:MaxNamed:MaxNamed], len(vs) - MaxNamed
+	slices.SortFunc(vs, func(a, b value) int { return cmp.Or(cmp.Compare(a.dist, b.dist), strings.Compare(a.v, b.v)) })
+	out := make([]string, 0, min(len(vs), MaxNamed))
+	for _, v := range vs[:min(len(vs), MaxNamed)] {
+		out = append(out, v.v)
 	}
-	return vs, 0
+	if len(out) == 0 {
+		return nil, 0
+	}
+	return out, len(vs) - len(out)
+}
+
+// closenessLimit bounds the edit distances computed: values further apart than this are
+// equally far.
+const closenessLimit = 8
+
+// closeness is the edit distance between a node's value v and the selector's want,
+// ignoring case, at most closenessLimit+1.
+func closeness(v, want string) int {
+	if len(want) > textdist.MaxLen {
+		v, want = want, v // Distance bounds its second argument
+	}
+	return textdist.Distance(v, want, closenessLimit)
 }

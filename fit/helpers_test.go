@@ -103,7 +103,11 @@ func diffResults(got, want fit.Result) string {
 func show(r fit.Result) string {
 	s := fmt.Sprintf("%+v", r)
 	if r.Miss != nil {
-		s += fmt.Sprintf(" Miss=%+v", *r.Miss)
+		s += fmt.Sprintf(" Miss={Carried:%v Nodes:%d Lacking:[", r.Miss.Carried, r.Miss.Nodes)
+		for _, l := range r.Miss.Lacking {
+			s += fmt.Sprintf(" {%v %q +%d}", l.Pair, l.Values, l.MoreValues)
+		}
+		s += "]}"
 	}
 	return s
 }

@@ -27,7 +27,8 @@ import (
 // per-node labels). A selector is the intersection of its pairs' lists: when all are
 // bitsets, their words are ANDed and counted class by class (one pass over n/64 words);
 // otherwise the shortest list is walked and each of its nodes tested against the others.
-// Memory is bounded by about four bytes per node label, plus the map of label pairs.
+// Memory is bounded by about four bytes per node label, plus the map of label pairs: about
+// 700 kB for 5,000 nodes of 25 labels each.
 type Index struct {
 	n       int
 	names   []string // by node number
@@ -37,17 +38,19 @@ type Index struct {
 
 	pairs map[Pair]int32 // label pair → posting
 	posts []posting
-	ids   []int32  // the sparse posting lists, one after another
-	words []uint64 // the bitsets, one after another, nwords each
-	nw    int      // words per bitset: (n+63)/64
+	byKey map[string][]int32 // label key → the postings of its pairs, for explanations
+	ids   []int32            // the sparse posting lists, one after another
+	words []uint64           // the bitsets, one after another, nwords each
+	nw    int                // words per bitset: (n+63)/64
 
 	res map[instancetype.ResourceName]int32 // resource name → number, in name order
 }
 
 // posting is the list of the nodes that carry one label pair.
 type posting struct {
-	off   int   // into Index.words (dense) or Index.ids
-	n     int32 // how many nodes carry the pair
+	value string // the pair's value
+	off   int    // into Index.words (dense) or Index.ids
+	n     int32  // how many nodes carry the pair
 	dense bool
 }
 
@@ -179,10 +182,14 @@ func NewIndex(nodes []Node) *Index {
 			if !ok {
 				pi = int32(len(ix.posts))
 				ix.pairs[p] = pi
-				ix.posts = append(ix.posts, posting{})
+				ix.posts = append(ix.posts, posting{value: v})
 			}
 			ix.posts[pi].n++
 		}
+	}
+	ix.byKey = make(map[string][]int32)
+	for p, pi := range ix.pairs {
+		ix.byKey[p.Key] = append(ix.byKey[p.Key], pi)
 	}
 	nids, ndense := 0, 0
 	for i := range ix.posts {
@@ -246,9 +253,6 @@ func compareTaints(a, b Taint) int {
 // appendKey appends an encoding of c that is equal for two classes exactly when they hold
 // the same resources, taints and cordon.
 func (c *class) appendKey(b []byte) []byte {
-	str := func(b []byte, s string) []byte {
-		return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-	}
 	if c.cordoned {
 		b = append(b, 1)
 	} else {
@@ -260,10 +264,12 @@ func (c *class) appendKey(b []byte) []byte {
 		b, _ = a.q.AppendText(b)
 		b = append(b, 0, byte(a.q.Format())) // the text never holds a NUL; "512" may be BinarySI
 	}
-	for _, t := range c.taints {
-		b = str(str(str(b, t.Key), t.Value), t.Effect)
-	}
-	return b
+	return appendTaintsKey(b, c.taints)
+}
+
+// appendString appends s, prefixed with its length.
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
 // Len returns the number of nodes in the index: those given to NewIndex, less the earlier

@@ -109,6 +109,7 @@ func (nv *naive) check(d fit.Demand) fit.Result {
 	}
 	// Positions sorted by name, then position.
 	slices.SortStableFunc(matching, func(a, b int) int { return strings.Compare(nv.nodes[a].Name, nv.nodes[b].Name) })
+	var groups []fit.TaintGroup // with every taint, cut below
 	for _, i := range matching {
 		x := nv.nodes[i]
 		switch ts := excludingTaints(x); {
@@ -117,11 +118,31 @@ func (nv *naive) check(d fit.Demand) fit.Result {
 				r.CordonedNodes = append(r.CordonedNodes, x.Name)
 			}
 		case len(ts) > 0:
-			if len(r.TaintedNodes) < fit.MaxNamed {
-				n := min(len(ts), fit.MaxNamed)
-				r.TaintedNodes = append(r.TaintedNodes, fit.TaintedNode{Name: x.Name, Taints: ts[:n], MoreTaints: len(ts) - n})
+			k := slices.IndexFunc(groups, func(g fit.TaintGroup) bool { return slices.Equal(g.Taints, ts) })
+			if k < 0 {
+				k = len(groups)
+				groups = append(groups, fit.TaintGroup{Taints: ts})
+			}
+			groups[k].Nodes++
+			if len(groups[k].Names) < fit.MaxNamed {
+				groups[k].Names = append(groups[k].Names, x.Name)
 			}
 		}
+	}
+	slices.SortStableFunc(groups, func(a, b fit.TaintGroup) int {
+		return cmp.Or(cmp.Compare(b.Nodes, a.Nodes), slices.CompareFunc(a.Taints, b.Taints, func(x, y fit.Taint) int {
+			return cmp.Or(strings.Compare(x.Key, y.Key), strings.Compare(x.Effect, y.Effect), strings.Compare(x.Value, y.Value))
+		}))
+	})
+	for i, g := range groups {
+		if i == fit.MaxNamed {
+			break
+		}
+		if len(g.Taints) > fit.MaxNamed {
+			g.MoreTaints = len(g.Taints) - fit.MaxNamed
+			g.Taints = g.Taints[:fit.MaxNamed]
+		}
+		r.TaintGroups = append(r.TaintGroups, g)
 	}
 	if r.Candidates == 0 {
 		return r
@@ -228,6 +249,7 @@ func (nv *naive) nearestMiss(ps []fit.Pair) *fit.Miss {
 				}
 			}
 			slices.Sort(vs)
+			slices.SortStableFunc(vs, func(a, b string) int { return cmp.Compare(distance(a, p.Value), distance(b, p.Value)) })
 			if len(vs) > fit.MaxNamed {
 				l.Values, l.MoreValues = vs[:fit.MaxNamed], len(vs)-fit.MaxNamed
 			} else {
@@ -254,4 +276,35 @@ func earlier(a, b []int) bool {
 			return a[i] < b[i]
 		}
 	}
+}
+
+// distance is the optimal string alignment distance of a and b ignoring ASCII case, by the
+// full table, capped at 9; strings both longer than 64 bytes count as 9 apart, as the
+// index's bounded computation has it.
+func distance(a, b string) int {
+	if len(a) > 64 && len(b) > 64 {
+		return 9
+	}
+	a, b = strings.ToLower(a), strings.ToLower(b) // ASCII values only in these tests
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return min(d[len(a)][len(b)], 9)
 }
