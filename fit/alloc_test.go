@@ -69,3 +69,23 @@ func TestCheckConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The index of 5,000 AKS-like nodes stays within a few bytes per node label: postings as
+// bitsets or lists, one entry per distinct label pair, the names and classes. (About 6
+// bytes a label when measured; the bound leaves room for the map's growth steps.)
+func TestIndexMemoryIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures the heap")
+	}
+	nodes := benchCluster(5000)
+	labels := 0
+	for _, x := range nodes {
+		labels += len(x.Labels)
+	}
+	const perLabel, perNode = 16, 64
+	if got, bound := retained(nodes), int64(perLabel*labels+perNode*len(nodes)); got > bound {
+		t.Errorf("an index of %d nodes and %d labels keeps %d bytes; want at most %d", len(nodes), labels, got, bound)
+	} else {
+		t.Logf("an index of %d nodes and %d labels keeps %d bytes (%.1f a label)", len(nodes), labels, got, float64(got)/float64(labels))
+	}
+}

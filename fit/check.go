@@ -12,7 +12,7 @@ import (
 // The counts are always filled in; they partition the matching nodes:
 // Matching = Candidates + Tainted + Cordoned. The rest explains a failure and is filled in
 // only when Fits is 0, so that a demand that fits costs no allocation: Selector always
-// then, Miss when no node matches, TaintedNodes and CordonedNodes when some matching node
+// then, Miss when no node matches, TaintGroups and CordonedNodes when some matching node
 // is excluded, Shortfalls when some candidate exists. [Result.Errors] renders it all as
 // field errors.
 type Result struct {
@@ -165,7 +165,7 @@ func (ix *Index) Check(d Demand) Result {
 		}
 	}
 	if r.Fits == 0 {
-		ix.explain(&r, d.NodeSelector, lists, missing, reqs)
+		ix.explain(&r, d.NodeSelector, lists, reqs)
 	}
 	return r
 }

@@ -101,9 +101,17 @@ func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.R
 	if errs != nil || tightest < 0 {
 		return errs
 	}
-	// Every request is covered by some candidate, none covers them all.
+	// Every request is covered by some candidate, none covers them all. Name those some
+	// candidate lacks (at least two: were it one, a candidate covering it would fit).
+	var apart []Shortfall
+	for _, s := range r.Shortfalls {
+		if s.Covering < r.Candidates {
+			apart = append(apart, s)
+		}
+	}
+	shown := apart[:min(len(apart), maxPairs)]
 	b := append([]byte(nil), "no candidate node has "...)
-	b = appendList(b, r.Shortfalls, 0, " and ", func(b []byte, s Shortfall) []byte {
+	b = appendList(b, shown, len(apart)-len(shown), " and ", func(b []byte, s Shortfall) []byte {
 		b = appendText(b, string(s.Resource), false)
 		b = append(b, ' ')
 		b, _ = s.Request.AppendText(b)

@@ -60,10 +60,10 @@ var messageTests = []struct {
 	{
 		name: "requests covered apart",
 		nodes: []fit.Node{
-			node("many-cores", "a", res("cpu", "16", "memory", "8Gi")),
-			node("much-memory", "b", res("cpu", "2", "memory", "64Gi")),
+			node("many-cores", "a", res("cpu", "16", "memory", "8Gi", "pods", "110")),
+			node("much-memory", "b", res("cpu", "2", "memory", "64Gi", "pods", "110")),
 		},
-		demand: fit.Demand{Requests: res("cpu", "8", "memory", "32Gi")},
+		demand: fit.Demand{Requests: res("cpu", "8", "memory", "32Gi", "pods", "1")}, // pods: on every candidate
 		want:   `spec.resources.requests[cpu]: Invalid value: "8": no candidate node has cpu 8 and memory 32Gi allocatable at once, though each is on some`,
 	},
 	{

@@ -10,10 +10,11 @@ import (
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
-// explain fills in the parts of r that say why the demand fits no node. It runs only on
-// that path, and may allocate: its time and memory are linear in the nodes and their
-// labels.
-func (ix *Index) explain(r *Result, sel map[string]string, lists []int32, missing bool, reqs []req) {
+// explain fills in the parts of r that say why the demand fits no node, from the postings
+// of the selector's pairs (lists, shortest first; unused when no node matches). It runs
+// only on that path, and may allocate: its time and memory are linear in the nodes and
+// their labels.
+func (ix *Index) explain(r *Result, sel map[string]string, lists []int32, reqs []req) {
 	r.Selector = sortedPairs(sel)
 	if r.Matching == 0 {
 		r.Miss = ix.nearestMiss(r.Selector)
