@@ -83,7 +83,7 @@
 // See [Index] for the layout. For 5,000 nodes in realistic pools and 200 instance types of
 // which a quarter fit nowhere, checking every type takes about a millisecond, some 150 to
 // 200 times less than a scan of every node per type (BenchmarkCheck); a demand that fits
-// costs under a microsecond and no allocation, thousands of times less than the scan.
+// costs under a microsecond and no allocation, over a thousand times less than the scan.
 // Explaining a failure costs time and memory linear in the nodes and their labels, on that
 // path only: some 15 µs for 5,000 nodes. The index itself keeps about 6 bytes per node
 // label.
