@@ -15,16 +15,17 @@ import (
 //
 //	cmd/instancetype
 //	manifest
-//	resolve, validate
+//	resolve, validate, fit
 //	instancetype, selector
 //	quantity
 //
-// quantity and selector know nothing of the others.
+// quantity and selector know nothing of the others; fit (the check of placements against
+// nodes) knows neither resolve nor validate, so that the command wires them together.
 
 const module = "github.com/amlarc-go/instancetypes"
 
 // corePackages are the packages below the command, relative to the module.
-var corePackages = []string{"instancetype", "quantity", "selector", "validate", "resolve", "manifest"}
+var corePackages = []string{"instancetype", "quantity", "selector", "validate", "resolve", "manifest", "fit"}
 
 // forbiddenModules are modules no core package may depend on, in its code or in its tests.
 var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runtime", "k8s.io/api"}
@@ -39,6 +40,7 @@ var mustNotDependOn = map[string][]string{
 	"resolve":      {"validate", "manifest", "cmd/instancetype", "examples"},
 	"validate":     {"manifest", "cmd/instancetype", "examples"},
 	"manifest":     {"cmd/instancetype", "examples"},
+	"fit":          {"validate", "resolve", "manifest", "cmd/instancetype", "examples"},
 }
 
 // goListDeps returns the import paths of pkg and of every package it depends on, its tests'

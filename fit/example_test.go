@@ -1,0 +1,84 @@
+package fit_test
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/quantity"
+)
+
+// exampleNode is a node of pool with the allocatable cpu, memory and GPUs given.
+func exampleNode(name, pool, cpu, memory, gpus string) fit.Node {
+	alloc := map[instancetype.ResourceName]quantity.Quantity{
+		instancetype.ResourceCPU:    quantity.MustParse(cpu),
+		instancetype.ResourceMemory: quantity.MustParse(memory),
+	}
+	if gpus != "" {
+		alloc[instancetype.ResourceNvidiaGPU] = quantity.MustParse(gpus)
+	}
+	return fit.Node{
+		Name:        name,
+		Labels:      map[string]string{"agentpool": pool, "kubernetes.io/hostname": name},
+		Allocatable: alloc,
+	}
+}
+
+// Check instance types against a cluster of a CPU pool (one node cordoned) and a GPU pool
+// tainted sku=gpu:NoSchedule: how many nodes each fits, and why not when none.
+func Example() {
+	gpu0 := exampleNode("aks-gpu-0", "gpu", "23660m", "214085516Ki", "1")
+	gpu0.Taints = []fit.Taint{{Key: "sku", Value: "gpu", Effect: fit.NoSchedule}}
+	cpu2 := exampleNode("aks-cpu-2", "cpu", "15740m", "59364472Ki", "")
+	cpu2.Unschedulable = true
+	ix := fit.NewIndex([]fit.Node{
+		exampleNode("aks-cpu-0", "cpu", "15740m", "59364472Ki", ""),
+		exampleNode("aks-cpu-1", "cpu", "15740m", "59364472Ki", ""),
+		cpu2,
+		gpu0,
+	})
+
+	amount := instancetype.MustParseAmount
+	types := []struct {
+		name             string
+		selector         map[string]string
+		requests, limits instancetype.ResourceList
+	}{
+		{"cpu-medium", map[string]string{"agentpool": "cpu"},
+			instancetype.ResourceList{"cpu": amount("4"), "memory": amount("16Gi")},
+			instancetype.ResourceList{"cpu": amount("8"), "memory": amount("32Gi")}},
+		{"cpu-large", map[string]string{"agentpool": "cpu"},
+			instancetype.ResourceList{"cpu": amount("8"), "memory": amount("64Gi")},
+			instancetype.ResourceList{"cpu": amount("8"), "memory": amount("64Gi")}},
+		{"gpu-small", map[string]string{"agentpool": "gpu"},
+			instancetype.ResourceList{"cpu": amount("4"), "memory": amount("32Gi")},
+			instancetype.ResourceList{"cpu": amount("8"), "memory": amount("64Gi"), "nvidia.com/gpu": amount("1")}},
+		{"gpu-typo", map[string]string{"agentpool": "gpus"},
+			instancetype.ResourceList{"cpu": amount("1"), "memory": amount("1Gi")},
+			instancetype.ResourceList{"cpu": amount("1"), "memory": amount("1Gi")}},
+	}
+	spec := field.NewPath("spec")
+	requestPath := func(name instancetype.ResourceName) *field.Path {
+		if name == instancetype.ResourceCPU || name == instancetype.ResourceMemory {
+			return spec.Child("resources", "requests").Key(string(name))
+		}
+		return spec.Child("resources", "limits").Key(string(name)) // extended resources are limits
+	}
+	for _, it := range types {
+		r := ix.Check(fit.DemandOf(it.selector, it.requests, it.limits))
+		fmt.Printf("%s fits %d of %d nodes\n", it.name, r.Fits, r.Nodes)
+		for _, err := range r.Errors(spec.Child("nodeSelector"), requestPath) {
+			fmt.Println("  ", err)
+		}
+	}
+	// Output:
+	// cpu-medium fits 2 of 4 nodes
+	// cpu-large fits 0 of 4 nodes
+	//    spec.resources.requests[memory]: Invalid value: "64Gi": no candidate node has that much memory allocatable: the largest is 59364472Ki (about 56.6Gi), on aks-cpu-0; 1 more matching node is cordoned (aks-cpu-2)
+	// gpu-small fits 0 of 4 nodes
+	//    spec.nodeSelector: Invalid value: "agentpool=gpu": the only matching node is excluded by taints (sku=gpu:NoSchedule on aks-gpu-0); it would fit
+	// gpu-typo fits 0 of 4 nodes
+	//    spec.nodeSelector: Invalid value: "agentpool=gpus": no node matches: no node carries agentpool=gpus (nodes have agentpool=gpu or agentpool=cpu)
+}
