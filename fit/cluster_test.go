@@ -104,7 +104,7 @@ func exampleTypes(t *testing.T) []instancetype.InstanceType {
 	for _, f := range []struct {
 		path string
 		into any
-	}{{"../examples/my_instance_type.yaml", &one}, {"../examples/my_instance_type_list.yaml", &list}} {
+	}{{"../examples/manifests/my_instance_type.yaml", &one}, {"../examples/manifests/my_instance_type_list.yaml", &list}} {
 		data, err := os.ReadFile(f.path)
 		if err != nil {
 			t.Fatal(err)

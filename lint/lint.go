@@ -9,9 +9,11 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/selector"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -32,6 +34,12 @@ type Options struct {
 	// checked themselves (but problems reading them are reported), and an instance type of
 	// the inputs with the same name replaces one of them, as kubectl apply would.
 	Catalog []Input
+	// Nodes are the cluster's nodes, as kubectl get nodes -o yaml prints them. With
+	// nodes, every instance type of the inputs, and every workload with resources of its
+	// own or an instance type from Catalog, must fit some schedulable, untainted node whose
+	// labels match its effective selector (see package fit); the report says how many nodes
+	// each instance type and placement fits.
+	Nodes []Input
 	// Exclude are patterns (path.Match) of paths to leave out of directory walks; a
 	// pattern matches a path when it matches the path, or any trailing part of it that
 	// starts at a path element ("templates", "charts/*", "*.json").
@@ -71,14 +79,32 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 		cluster.findings = append(cluster.findings, cproblems...)
 	}
 
+	var nodes *nodeInputs
+	if len(opts.Nodes) > 0 {
+		nsrcs, nproblems, err := expand(opts.Nodes, opts.Exclude)
+		if err != nil {
+			return nil, err
+		}
+		nodes = readNodes(nsrcs)
+		nodes.findings = append(nodes.findings, nproblems...)
+	}
+
 	limit := opts.MaxFindings
 	if limit == 0 {
 		limit = DefaultMaxFindings
 	}
 	vopts := validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: opts.StrictSubset}
-	results := checkAll(srcs, func(s source) *fileResult { return check(s, vopts, limit) })
+	var index *fit.Index
+	if nodes != nil {
+		index = nodes.index
+	}
+	results := checkAll(srcs, func(s source) *fileResult { return check(s, vopts, index, limit) })
 
 	r := &Report{Files: len(srcs), origins: map[string]Origin{}}
+	if nodes != nil {
+		r.Nodes = index.Len()
+		r.fits = map[string]fit.Result{}
+	}
 	// The catalog: the cluster's, then the inputs', the last definition of a name in
 	// effect.
 	var types []*instancetype.InstanceType
@@ -102,6 +128,17 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 	r.Catalog = resolve.NewCatalog(types...)
 	r.NamesChecked = len(types) > 0
 	vopts.NamesUnchecked = !r.NamesChecked
+	inputTypes := map[string]bool{}
+	for _, t := range defs {
+		inputTypes[t.InstanceType.Name] = true
+	}
+	if index != nil {
+		for it := range r.Catalog.All() {
+			if sel, err := selector.Merge(opts.NodeSelector, it.Spec.NodeSelector); err == nil {
+				r.fits[it.Name] = index.Check(fit.DemandOf(sel, it.Spec.Resources.Requests, it.Spec.Resources.Limits))
+			}
+		}
+	}
 
 	// Names unique across the inputs.
 	extra := map[*fileResult][]Finding{}
@@ -128,6 +165,16 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 					kept = append(kept, e)
 				}
 			}
+			fits := -1
+			if index != nil && p.Found {
+				own := w.item.Object.Resources != nil && w.item.Object.Kind == resolve.Deployment
+				res := index.Check(fit.DemandOf(p.NodeSelector(), p.Requests(), p.Limits()))
+				fits = res.Fits
+				if len(kept) == 0 && (own || !inputTypes[p.InstanceType]) {
+					// The instance type's own fit is reported at it, when it is an input.
+					kept = append(kept, workloadFit(res, w.item, own)...)
+				}
+			}
 			fs := w.doc.Locate(kept)
 			if w.item.Note != "" {
 				for _, f := range fs {
@@ -139,6 +186,7 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 				File: w.doc.File, Line: w.item.Line, DocumentKind: w.item.Kind, Path: w.item.Path,
 				Workload: w.item.Object, Placement: p,
 				Resolved: p.Found && len(kept) == 0 && !decodeProblemsIn(w.doc, w.item.Path),
+				Fits:     fits,
 			})
 		}
 	}
@@ -147,6 +195,9 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 	if cluster != nil {
 		r.Findings = append(r.Findings, cluster.findings...)
 		r.Skipped = append(r.Skipped, cluster.skipped...)
+	}
+	if nodes != nil {
+		r.Findings = append(r.Findings, nodes.findings...)
 	}
 	r.Findings = append(r.Findings, walkProblems...)
 	for _, res := range results {
@@ -191,8 +242,12 @@ func capped(file string, read []Finding, more int, later []Finding, limit int) [
 	}
 	left := len(all) + more - limit
 	all = all[:limit]
-	return append(all, manifest.FileProblem(file, all[len(all)-1].Line, manifest.TooManyFindings,
-		strconv.Itoa(left)+" more findings in this file are not shown; fix these first, or raise the limit"))
+	count := manifest.FileProblem(file, 1, manifest.TooManyFindings,
+		strconv.Itoa(left)+" more findings in this file are not shown; fix these first, or raise the limit")
+	if limit > 0 {
+		count.Position = all[limit-1].Position // last of the file's, as the sort is stable
+	}
+	return append(all, count)
 }
 
 // typeDef is an instance type of the inputs, with its place.
@@ -210,15 +265,30 @@ type workDef struct {
 	item manifest.Item[*resolve.Workload]
 }
 
+// underAny reports whether the field path f is at or below the path of one of the nodes
+// (all of them for a node that is the whole document).
+func underAny(f string, nodes []manifest.Item[fit.Node]) bool {
+	for _, n := range nodes {
+		if n.Path == nil || under(f, n.Path.String()) {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether the field path f is prefix or below it.
+func under(f, prefix string) bool {
+	return f == prefix || strings.HasPrefix(f, prefix+".") || strings.HasPrefix(f, prefix+"[")
+}
+
 // decodeProblemsIn reports whether decoding d found a problem in the object at p (nil for
 // the whole document).
 func decodeProblemsIn(d *manifest.Document, p *field.Path) bool {
 	if p == nil {
 		return len(d.Errors) > 0
 	}
-	prefix := p.String()
 	for _, e := range d.Errors {
-		if f := e.Field; f == prefix || strings.HasPrefix(f, prefix+".") || strings.HasPrefix(f, prefix+"[") {
+		if under(e.Field, p.String()) {
 			return true
 		}
 	}
@@ -238,7 +308,7 @@ type fileResult struct {
 
 // check reads one file and checks what can be checked of it alone: decoding, and each
 // instance type by itself.
-func check(s source, opts validate.Options, limit int) *fileResult {
+func check(s source, opts validate.Options, index *fit.Index, limit int) *fileResult {
 	res := &fileResult{name: s.name}
 	data, err := s.read()
 	if err != nil {
@@ -254,15 +324,32 @@ func check(s source, opts validate.Options, limit int) *fileResult {
 		res.findings = append(res.findings, fs[:room]...)
 		res.more += len(fs) - room
 	}
+	nodeDocs := 0
 	f := manifest.Scan(s.name, data, func(d *manifest.Document) {
 		var fs []Finding
-		fs = append(fs, d.Locate(d.Errors)...)
+		// Nodes among the inputs are skipped, their problems with them.
+		errs := d.Errors
+		if len(d.Nodes) > 0 {
+			errs = nil
+			for _, e := range d.Errors {
+				if !underAny(e.Field, d.Nodes) {
+					errs = append(errs, e)
+				}
+			}
+			if len(d.InstanceTypes) == 0 {
+				nodeDocs++
+			}
+		}
+		fs = append(fs, d.Locate(errs)...)
 		for _, it := range d.InstanceTypes {
 			var kept field.ErrorList
 			for _, e := range validate.InstanceType(it.Object, it.Path, opts) {
 				if !d.Refused(e.Field) {
 					kept = append(kept, e)
 				}
+			}
+			if index != nil {
+				kept = append(kept, typeFit(index, it, opts.NodeSelector)...)
 			}
 			fs = append(fs, d.Locate(kept)...)
 			if it.Object.Name != "" {
@@ -273,10 +360,13 @@ func check(s source, opts validate.Options, limit int) *fileResult {
 		for _, w := range d.Workloads {
 			res.workloads = append(res.workloads, workDef{doc: d, item: w})
 		}
+		if len(d.Nodes) > 0 {
+			res.skipped = append(res.skipped, Skip{File: s.name, Line: d.Line, Reason: nodesSkipped(len(d.Nodes))})
+		}
 		keep(fs)
 	})
 	keep(f.Errors)
-	res.documents = f.Checked
+	res.documents = f.Checked - nodeDocs
 	for _, sk := range f.Skipped {
 		res.skipped = append(res.skipped, Skip{File: s.name, Line: sk.Line, Reason: sk.Reason})
 	}

@@ -3,6 +3,7 @@ package lint
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
@@ -29,8 +30,20 @@ type Report struct {
 	NamesChecked bool
 	// Files is the number of files read; Documents the number of documents checked.
 	Files, Documents int
+	// Nodes is the number of nodes given (Options.Nodes), after duplicates; 0 without.
+	Nodes int
 
 	origins map[string]Origin
+	fits    map[string]fit.Result // of the catalog's instance types, with nodes
+}
+
+// Fit returns the fit check of the catalog's instance type named name against the nodes:
+// how many nodes match its effective selector, how many are candidates, how many it fits.
+// It reports false without nodes, and for an instance type whose selector conflicts with
+// the extension's (which fits no node).
+func (r *Report) Fit(name string) (fit.Result, bool) {
+	res, ok := r.fits[name]
+	return res, ok
 }
 
 // Skip is a document, or a whole file, that is not checked, and why.
@@ -81,4 +94,7 @@ type Placement struct {
 	// type the catalog does not hold, when names are not checked): a controller must not
 	// build a pod from it.
 	Resolved bool
+	// Fits is the number of nodes one pod of the placement can land on, with nodes given;
+	// -1 without nodes, or when the instance type was not found.
+	Fits int
 }

@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
@@ -33,7 +34,7 @@ const (
 	KindPipelineJob Kind = "PipelineJob"
 	// KindSweepJob is a sweep job.
 	KindSweepJob Kind = "SweepJob"
-	// KindNode is a Node, or a List of them, read by ScanNodes.
+	// KindNode is a v1 Node; the Nodes of a List are read too.
 	KindNode Kind = "Node"
 )
 
@@ -112,6 +113,9 @@ type Document struct {
 	// command or sweep job, one per step that names an instance type for a pipeline job,
 	// one per inline deployment for an endpoint.
 	Workloads []Item[*resolve.Workload]
+	// Nodes are the v1 Nodes of the document: one for a Node, the Node items of a List, as
+	// kubectl get nodes -o yaml prints them.
+	Nodes []Item[fit.Node]
 
 	// Errors are the problems found decoding the document, with paths relative to it.
 	// A document with errors is still returned with whatever could be decoded.

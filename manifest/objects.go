@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 )
 
@@ -384,8 +385,9 @@ func (d *decoder) list(n *yaml.Node, p *path, item func(it *instancetype.Instanc
 var v1ListFields = []string{"apiVersion", "kind", "metadata", "items"}
 
 // v1List decodes a v1 List, as kubectl get -o yaml prints one: its InstanceType items are
-// given to item, its other items to skip with why.
-func (d *decoder) v1List(n *yaml.Node, p *path, item func(*instancetype.InstanceType, *path, *yaml.Node), skip func(line int, reason string)) {
+// given to item, its Node items to node, its other items to skip with why.
+func (d *decoder) v1List(n *yaml.Node, p *path, item func(*instancetype.InstanceType, *path, *yaml.Node),
+	node func(fit.Node, *path, *yaml.Node), skip func(line int, reason string)) {
 	if !d.descend(n) {
 		return
 	}
@@ -430,6 +432,8 @@ func (d *decoder) v1List(n *yaml.Node, p *path, item func(*instancetype.Instance
 					d.add(problem)
 				case kind == KindInstanceType:
 					item(d.instanceType(e, &ip, false), &ip, e)
+				case kind == KindNode:
+					node(d.node(e, &ip), &ip, e)
 				case kind == "":
 					skip(e.Line, ip.build().String()+": "+reason)
 					d.checkTree(e, &ip)

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
@@ -328,9 +329,14 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		d.recordNames()
 		d.v1List(n, &top, func(it *instancetype.InstanceType, ip *path, e *yaml.Node) {
 			doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip.build(), Line: e.Line + d.lines, Kind: KindInstanceType, Object: it})
+		}, func(nd fit.Node, ip *path, e *yaml.Node) {
+			doc.Nodes = append(doc.Nodes, Item[fit.Node]{Path: ip.build(), Line: e.Line + d.lines, Kind: KindNode, Object: nd})
 		}, func(line int, reason string) {
 			r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
 		})
+	case KindNode:
+		d.recordNames()
+		doc.Nodes = append(doc.Nodes, Item[fit.Node]{Line: doc.Line, Kind: kind, Object: d.node(n, &top)})
 	case KindDeployment:
 		d.recordAll()
 		w := item(kind, nil, n)

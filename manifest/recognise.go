@@ -43,7 +43,7 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 	case kindName == "List" && apiVersion == "v1":
 		return KindList, "", nil
 	case kindName == "Node" && apiVersion == "v1":
-		return "", "a Node: give nodes with --nodes to check that instance types fit them", nil
+		return KindNode, "", nil
 	case hasAPIVersion || hasKind:
 		what := "a Kubernetes object"
 		if kindName != "" {

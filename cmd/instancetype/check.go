@@ -29,6 +29,7 @@ func runCheck(cmd string, args []string, e env) int {
 		NodeSelector: o.nodeSelector,
 		StrictSubset: o.strictSubset,
 		Catalog:      inputs(o.catalog, stdin),
+		Nodes:        inputs(o.nodes, stdin),
 		Exclude:      o.exclude,
 	})
 	if err != nil {

@@ -17,6 +17,7 @@ type options struct {
 	nodeSelector map[string]string
 	strictSubset bool
 	catalog      []string
+	nodes        []string
 	exclude      []string
 	paths        []string
 }
@@ -31,7 +32,7 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 // "--" ends the flags. -ojson is -o json, as kubectl takes it.
 func parseFlags(cmd string, args []string) (options, error) {
 	var o options
-	var sel, catalog, exclude repeated
+	var sel, catalog, nodes, exclude repeated
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.output, "o", "text", "")
@@ -39,6 +40,7 @@ func parseFlags(cmd string, args []string) (options, error) {
 	fs.Var(&sel, "node-selector", "")
 	fs.BoolVar(&o.strictSubset, "strict-subset", false, "")
 	fs.Var(&catalog, "catalog", "")
+	fs.Var(&nodes, "nodes", "")
 	fs.Var(&exclude, "exclude", "")
 	var after []string // everything after "--": paths, even if they look like flags
 	for i, a := range args {
@@ -71,9 +73,9 @@ func parseFlags(cmd string, args []string) (options, error) {
 			return o, fmt.Errorf("invalid --exclude %q: %w", pat, err)
 		}
 	}
-	o.catalog, o.exclude = catalog, exclude
-	if len(o.catalog) > 0 && len(o.paths) == 0 && cmd != "list" {
-		return o, errors.New("--catalog names the cluster's instance types; give the PATHs to check too")
+	o.catalog, o.nodes, o.exclude = catalog, nodes, exclude
+	if (len(o.catalog) > 0 || len(o.nodes) > 0) && len(o.paths) == 0 && cmd != "list" {
+		return o, errors.New("--catalog and --nodes describe the cluster; give the PATHs to check too")
 	}
 	return o, nil
 }

@@ -20,6 +20,9 @@
 //	                            must be a subset of the extension's
 //	--catalog PATH              the cluster's instance types (repeatable), such as saved
 //	                            from kubectl get instancetypes -o yaml; not checked themselves
+//	--nodes PATH                the cluster's nodes (repeatable), such as saved from
+//	                            kubectl get nodes -o yaml: each instance type, and each
+//	                            workload with resources of its own, must fit one
 //	--exclude GLOB              skip matching paths in directory walks (repeatable)
 //
 // Exit status: 0 when nothing is wrong; 1 when there are findings; 2 for a usage error, a
@@ -158,6 +161,11 @@ const flagsHelp = `Flags:
                               a directory or -). Workloads are checked against them;
                               they are not checked themselves, and an instance type
                               among the PATHs replaces one of the same name.
+      --nodes PATH            the cluster's nodes, as kubectl get nodes -o yaml
+                              prints them (repeatable; a file, a directory or -).
+                              Each instance type, and each workload with resources
+                              of its own, must fit a schedulable, untainted node its
+                              effective nodeSelector matches.
       --exclude GLOB          skip paths that match GLOB in directory walks
                               (repeatable): templates, charts/*, *.json
 `
@@ -187,6 +195,7 @@ Examples:
   instancetype validate examples/
   instancetype validate --catalog cluster.yaml --exclude 'templates' deploy/
   instancetype validate --node-selector pool=ml --node-selector zone=a manifests/
+  instancetype validate --nodes nodes.yaml instance_types.yaml
   kubectl get instancetypes -o yaml | instancetype validate -o json -
 ` + exitHelp,
 	"resolve": `Usage: instancetype resolve [flags] PATH...
@@ -196,25 +205,28 @@ For each deployment and job found in PATHs, prints the instance type it gets
 extension's merged with the instance type's), its effective requests and limits
 (a deployment's own limits completed from its instance type's), and whether the
 placement holds: STATUS unresolved, and "resolved": false in JSON, when a
-finding stands against it. Findings are reported as by validate.
+finding stands against it. With --nodes, NODES is how many nodes it can land
+on. Findings are reported as by validate.
 
 ` + flagsHelp + `
 Examples:
   instancetype resolve examples/
   instancetype resolve --catalog cluster.yaml -o json deploy.yml
+  instancetype resolve --nodes nodes.yaml examples/manifests
 ` + exitHelp,
 	"list": `Usage: instancetype list [flags] PATH...
 
 Prints the catalog formed by the instance types found in PATHs over those of
 --catalog, with the built-in defaultinstancetype unless a custom one overrides
 it: name, cpu and memory requests and limits, extended resources (GPUs), node
-selector, and where each comes from. When a name is defined more than once the
+selector, where each comes from, and with --nodes how many nodes it fits. When a name is defined more than once the
 last definition is the one in effect, and the one listed. Findings are reported
 as by validate. With no PATH, lists the built-in catalog (and --catalog's).
 
 ` + flagsHelp + `
 Examples:
   instancetype list examples/
+  instancetype list --nodes nodes.yaml --catalog cluster.yaml
   kubectl get instancetypes -o yaml | instancetype list -o json -
 ` + exitHelp,
 	"version": `Usage: instancetype version

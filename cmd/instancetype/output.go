@@ -61,6 +61,7 @@ type (
 		NodeSelector map[string]string `json:"nodeSelector"`
 		Resources    jsonResources     `json:"resources"`
 		Resolved     bool              `json:"resolved"`
+		Fits         *int              `json:"fits,omitempty"`
 	}
 	jsonInstanceType struct {
 		Name         string            `json:"name"`
@@ -70,6 +71,12 @@ type (
 		Line         int               `json:"line,omitempty"`
 		NodeSelector map[string]string `json:"nodeSelector"`
 		Resources    jsonResources     `json:"resources"`
+		Nodes        *jsonFit          `json:"nodes,omitempty"`
+	}
+	jsonFit struct {
+		Matching   int `json:"matching"`
+		Candidates int `json:"candidates"`
+		Fits       int `json:"fits"`
 	}
 )
 
@@ -101,6 +108,10 @@ func (w writer) json(r *lint.Report) error {
 				Resources: jsonResources{Requests: canonical(p.Requests()), Limits: canonical(p.Limits())},
 				Resolved:  p.Resolved,
 			})
+			if r.Nodes > 0 && p.Fits >= 0 {
+				n := p.Fits
+				ps[len(ps)-1].Fits = &n
+			}
 		}
 		out = struct {
 			Placements []jsonPlacement `json:"placements"`
@@ -116,6 +127,11 @@ func (w writer) json(r *lint.Report) error {
 			}
 			if o, ok := r.Origin(it.Name); ok && !j.BuiltIn {
 				j.File, j.Line, j.Cluster = o.File, o.Line, o.Cluster
+			}
+			if res, ok := r.Fit(it.Name); ok {
+				j.Nodes = &jsonFit{Matching: res.Matching, Candidates: res.Candidates, Fits: res.Fits}
+			} else if r.Nodes > 0 {
+				j.Nodes = &jsonFit{}
 			}
 			its = append(its, j)
 		}
@@ -225,6 +241,9 @@ func printable(r rune) bool {
 // summary is the one-line account printed after text output.
 func summary(r *lint.Report) string {
 	checked := plural(r.Files, "file") + ", " + plural(r.Documents, "document") + " checked"
+	if r.Nodes > 0 {
+		checked += " against " + plural(r.Nodes, "node")
+	}
 	if len(r.Skipped) > 0 {
 		checked += ", " + strconv.Itoa(len(r.Skipped)) + " skipped (-o json says why)"
 	}
@@ -257,7 +276,11 @@ func (w writer) placementTable(r *lint.Report) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKLOAD\tKIND\tNAME\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS\tSTATUS")
+	nodes := ""
+	if r.Nodes > 0 {
+		nodes = "\tNODES"
+	}
+	fmt.Fprintln(tw, "WORKLOAD\tKIND\tNAME\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS\tSTATUS"+nodes)
 	for _, p := range r.Placements {
 		kind := "deployment"
 		if p.Kind == resolve.Job {
@@ -271,16 +294,27 @@ func (w writer) placementTable(r *lint.Report) error {
 		if !p.Resolved {
 			status = "unresolved"
 		}
-		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		fits := ""
+		if r.Nodes > 0 {
+			fits = "\t-"
+			if p.Fits >= 0 {
+				fits = "\t" + strconv.Itoa(p.Fits) + "/" + strconv.Itoa(r.Nodes)
+			}
+		}
+		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n",
 			escape(p.File), p.Line, kind, dash(escape(name)), dash(escape(p.InstanceType)),
-			pairs(p.NodeSelector()), resourcePairs(p.Requests()), resourcePairs(p.Limits()), status)
+			pairs(p.NodeSelector()), resourcePairs(p.Requests()), resourcePairs(p.Limits()), status, fits)
 	}
 	return tw.Flush()
 }
 
 func (w writer) catalogTable(r *lint.Report) error {
 	tw := tabwriter.NewWriter(w.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tCPU REQUEST\tCPU LIMIT\tMEMORY REQUEST\tMEMORY LIMIT\tGPU\tNODE SELECTOR\tSOURCE")
+	nodes := ""
+	if r.Nodes > 0 {
+		nodes = "\tNODES"
+	}
+	fmt.Fprintln(tw, "NAME\tCPU REQUEST\tCPU LIMIT\tMEMORY REQUEST\tMEMORY LIMIT\tGPU\tNODE SELECTOR\tSOURCE"+nodes)
 	for it := range r.Catalog.All() {
 		res := it.Spec.Resources
 		source := "built-in"
@@ -293,10 +327,15 @@ func (w writer) catalogTable(r *lint.Report) error {
 				source += " (overrides built-in)"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", escape(it.Name),
+		fits := ""
+		if r.Nodes > 0 {
+			f, _ := r.Fit(it.Name)
+			fits = "\t" + strconv.Itoa(f.Fits) + "/" + strconv.Itoa(r.Nodes)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n", escape(it.Name),
 			amount(res.Requests[instancetype.ResourceCPU]), amount(res.Limits[instancetype.ResourceCPU]),
 			amount(res.Requests[instancetype.ResourceMemory]), amount(res.Limits[instancetype.ResourceMemory]),
-			extended(res.Limits), pairs(it.Spec.NodeSelector), source)
+			extended(res.Limits), pairs(it.Spec.NodeSelector), source, fits)
 	}
 	return tw.Flush()
 }

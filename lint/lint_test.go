@@ -1,0 +1,297 @@
+package lint_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/amlarc-go/instancetypes/examples"
+	"github.com/amlarc-go/instancetypes/lint"
+)
+
+// instanceType is an InstanceType document with the given name and resources lines.
+func instanceType(name, resources string) string {
+	return "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata:\n  name: " + name +
+		"\nspec:\n  resources:\n" + resources
+}
+
+const okResources = "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"1\", memory: 2Gi}\n"
+
+func run(t *testing.T, opts lint.Options, files ...string) *lint.Report {
+	t.Helper()
+	var in []lint.Input
+	for i := 0; i+1 < len(files); i += 2 {
+		in = append(in, lint.Bytes(files[i], []byte(files[i+1])))
+	}
+	r, err := lint.Run(in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// findings renders the findings as FILE:LINE: FIELD: TYPE.
+func findings(r *lint.Report) []string {
+	var out []string
+	for _, f := range r.Findings {
+		out = append(out, fmt.Sprintf("%s:%d: %s: %s", f.File, f.Line, f.Err.Field, f.TypeName()))
+	}
+	return out
+}
+
+func TestExamples(t *testing.T) {
+	r, err := lint.Run([]lint.Input{lint.FS(examples.Manifests, ".")}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 0 || r.Documents != 5 || len(r.Placements) != 3 || !r.NamesChecked {
+		t.Errorf("examples.Manifests: %v findings, %d documents, %d placements, names checked %v", findings(r), r.Documents, len(r.Placements), r.NamesChecked)
+	}
+	for _, p := range r.Placements {
+		if !p.Resolved || p.Fits != -1 {
+			t.Errorf("%s:%d: resolved %v, fits %d", p.File, p.Line, p.Resolved, p.Fits)
+		}
+	}
+	r, err = lint.Run([]lint.Input{lint.FS(examples.Manifests, "."), lint.FS(examples.Broken, ".")}, lint.Options{})
+	if err != nil || len(r.Findings) != 9 {
+		t.Errorf("with examples.Broken: %v, %v", findings(r), err)
+	}
+}
+
+// Duplicate names: the last definition is in effect in the catalog, and the finding is at
+// each earlier one, naming the one in effect.
+func TestDuplicatesLastInEffect(t *testing.T) {
+	r := run(t, lint.Options{},
+		"a.yaml", instanceType("gpu", okResources),
+		"b.yaml", instanceType("gpu", "    requests: {cpu: \"2\", memory: 1Gi}\n    limits: {cpu: \"4\", memory: 2Gi}\n"))
+	if got, want := findings(r), []string{"a.yaml:4: metadata.name: FieldValueDuplicate"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("findings %v; want %v", got, want)
+	}
+	if d := r.Findings[0].Err.Detail; !strings.Contains(d, "b.yaml:4") || !strings.Contains(d, "not in effect") {
+		t.Errorf("detail %q does not name the definition in effect", d)
+	}
+	it, _ := r.Catalog.Get("gpu")
+	if o, _ := r.Origin("gpu"); o.File != "b.yaml" || it.Spec.Resources.Limits["cpu"].String() != "4" {
+		t.Errorf("in effect: %s, cpu limit %s; want b.yaml's", o.File, it.Spec.Resources.Limits["cpu"])
+	}
+}
+
+// The cluster's catalog: workloads are checked against it; an input of the same name
+// replaces it, and is no duplicate; without any instance type, names are not looked up.
+func TestCatalog(t *testing.T) {
+	cluster := lint.Bytes("cluster.yaml", []byte(instanceType("gpu", okResources)+"---\n"+instanceType("cpu", okResources)))
+	deploy := "endpoint_name: e\nname: d\ninstance_type: gpu\n---\nendpoint_name: e\nname: x\ninstance_type: gpux\n"
+	r, err := lint.Run([]lint.Input{lint.Bytes("d.yaml", []byte(deploy)), lint.Bytes("gpu.yaml", []byte(instanceType("gpu", okResources)))},
+		lint.Options{Catalog: []lint.Input{cluster}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := findings(r), []string{"d.yaml:7: instance_type: FieldValueNotFound"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("findings %v; want %v", got, want)
+	}
+	if o, _ := r.Origin("gpu"); o.File != "gpu.yaml" || o.Cluster {
+		t.Errorf("gpu from %+v; want gpu.yaml", o)
+	}
+	if o, _ := r.Origin("cpu"); o.File != "cluster.yaml" || !o.Cluster {
+		t.Errorf("cpu from %+v; want the cluster's", o)
+	}
+
+	r = run(t, lint.Options{}, "d.yaml", deploy)
+	if len(r.Findings) != 0 || r.NamesChecked || r.Placements[0].Resolved {
+		t.Errorf("without instance types: %v, names checked %v, resolved %v", findings(r), r.NamesChecked, r.Placements[0].Resolved)
+	}
+	r = run(t, lint.Options{}, "d.yaml", "endpoint_name: e\ntype: kubernetes\ninstance_type: Standard_DS3_v2\n")
+	if got := findings(r); len(got) != 1 || !strings.Contains(r.Findings[0].Err.Detail, "Azure VM size") {
+		t.Errorf("a VM size without instance types: %v", got)
+	}
+}
+
+// One mistake, one finding: an amount of an instance type with a finding of its own caps
+// no workload; a duplicate key hides no finding about the value in effect; a value that
+// decoding refused gets no second finding from validation.
+func TestOneMistakeOneFinding(t *testing.T) {
+	r := run(t, lint.Options{},
+		"t.yaml", instanceType("zero", "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"0\", memory: 2Gi, nvidia.com/gpu: 1.5}\n"),
+		"d.yaml", "endpoint_name: e\ninstance_type: zero\nresources:\n  requests: {cpu: 100m, memory: 1Gi}\n  limits: {cpu: \"1\", memory: 1Gi, nvidia.com/gpu: 2}\n")
+	want := []string{
+		"t.yaml:8: spec.resources.limits[cpu]: FieldValueInvalid",
+		"t.yaml:8: spec.resources.limits[nvidia.com/gpu]: FieldValueInvalid",
+	}
+	if got := findings(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("findings %v; want %v", got, want)
+	}
+
+	r = run(t, lint.Options{}, "t.yaml", "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata:\n  name: ok-name\n  name: Bad_Name\nspec:\n  resources:\n"+okResources)
+	want = []string{"t.yaml:5: metadata.name: FieldValueDuplicate", "t.yaml:5: metadata.name: FieldValueInvalid"}
+	if got := findings(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("duplicate key: findings %v; want %v", got, want)
+	}
+
+	r = run(t, lint.Options{}, "t.yaml", instanceType("typed", "    requests: {cpu: true, memory: 1Gi}\n    limits: {cpu: \"1\", memory: 2Gi}\n"))
+	if got, want := findings(r), []string{"t.yaml:7: spec.resources.requests[cpu]: FieldValueTypeInvalid"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("a boolean cpu: findings %v; want %v (no Required as well)", got, want)
+	}
+}
+
+// Partial limits: a deployment's limits are completed from its instance type's.
+func TestPartialLimits(t *testing.T) {
+	r := run(t, lint.Options{},
+		"t.yaml", instanceType("cpu", "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"2\", memory: 4Gi, nvidia.com/gpu: 1}\n"),
+		"d.yaml", "endpoint_name: e\ninstance_type: cpu\nresources:\n  requests: {cpu: 100m, memory: 1Gi}\n  limits: {cpu: \"1\"}\n")
+	p := r.Placements[0]
+	limits := p.Limits()
+	if len(r.Findings) != 0 || limits["cpu"].String() != "1" || limits["memory"].String() != "4Gi" || limits["nvidia.com/gpu"].String() != "1" {
+		t.Errorf("limits %v, findings %v; want cpu 1 and the type's memory and GPU", limits, findings(r))
+	}
+}
+
+// The findings of one file are capped, the first ones by line kept and the rest counted.
+func TestMaxFindings(t *testing.T) {
+	var b strings.Builder
+	for range 10 {
+		b.WriteString("---\nkind: InstanceType\napiVersion: amlarc.azureml.com/v1alpha1\nmetadata: {name: Bad}\nspec: {resources: {requests: {cpu: 1, memory: 1Gi}, limits: {cpu: 1, memory: 1Gi}}}\n")
+	}
+	// Ten invalid names, nine of them also duplicates of the last.
+	r := run(t, lint.Options{MaxFindings: 4}, "many.yaml", b.String(), "other.yaml", instanceType("Other", okResources))
+	got := findings(r)
+	if len(got) != 6 || !strings.HasSuffix(got[4], ": TooManyFindings") || r.Findings[3].Line > r.Findings[4].Line {
+		t.Fatalf("findings %v; want 4, a count, and other.yaml's", got)
+	}
+	if !strings.HasPrefix(r.Findings[4].Message(), "15 more findings") {
+		t.Errorf("count finding %q", r.Findings[4].Message())
+	}
+	if r := run(t, lint.Options{MaxFindings: -1}, "many.yaml", b.String()); len(r.Findings) != 19 {
+		t.Errorf("no limit: %d findings; want 19", len(r.Findings))
+	}
+}
+
+// Files are read in parallel; the report does not depend on it.
+func TestDeterministic(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i := range 40 {
+		fsys[fmt.Sprintf("d%02d/types.yaml", i)] = &fstest.MapFile{Data: []byte(instanceType(fmt.Sprintf("t%d", i%7), okResources))}
+		fsys[fmt.Sprintf("d%02d/deploy.yaml", i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("endpoint_name: e\nname: d%d\ninstance_type: t%d\n", i, i%9))}
+	}
+	first, err := lint.Run([]lint.Input{lint.FS(fsys, ".")}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		again, _ := lint.Run([]lint.Input{lint.FS(fsys, ".")}, lint.Options{})
+		if !reflect.DeepEqual(findings(first), findings(again)) || len(first.Placements) != len(again.Placements) {
+			t.Fatal("two runs differ")
+		}
+		for i := range first.Placements {
+			if first.Placements[i].File != again.Placements[i].File || first.Placements[i].Resolved != again.Placements[i].Resolved {
+				t.Fatal("two runs differ in their placements")
+			}
+		}
+	}
+	if len(first.Findings) != 33+8 { // 8 deployments name t7 or t8; 33 earlier definitions of t0..t6
+		t.Errorf("%d findings", len(first.Findings))
+	}
+}
+
+// Inputs as a user names them: a missing path or an empty directory is an error; a file
+// named twice is read once; excluded paths are left out of walks; an unreadable file is a
+// finding.
+func TestInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ml/types.yaml", instanceType("a", okResources))
+	write("ml/templates/x.yaml", instanceType("Bad", okResources))
+	write("empty/readme.md", "hello")
+	if _, err := lint.Run([]lint.Input{lint.Path(filepath.Join(dir, "nope"))}, lint.Options{}); err == nil {
+		t.Error("a missing path is no error")
+	}
+	if _, err := lint.Run([]lint.Input{lint.Path(filepath.Join(dir, "empty"))}, lint.Options{}); err == nil || !strings.Contains(err.Error(), "no manifest") {
+		t.Errorf("an empty directory: %v", err)
+	}
+	if _, err := lint.Run([]lint.Input{lint.Path(dir)}, lint.Options{Exclude: []string{"["}}); err == nil {
+		t.Error("a bad pattern is no error")
+	}
+	ml := filepath.Join(dir, "ml")
+	r, err := lint.Run([]lint.Input{lint.Path(ml), lint.Path(filepath.Join(ml, "types.yaml"))}, lint.Options{Exclude: []string{"templates"}})
+	if err != nil || r.Files != 1 || len(r.Findings) != 0 {
+		t.Errorf("ml, ml/types.yaml, excluding templates: %d files, %v, %v", r.Files, findings(r), err)
+	}
+	if err := os.Symlink("gone.yaml", filepath.Join(ml, "dangling.yaml")); err == nil {
+		r, _ := lint.Run([]lint.Input{lint.Path(ml)}, lint.Options{})
+		if got := findings(r); len(got) != 2 || !strings.HasSuffix(got[0], ": UnreadableFile") {
+			t.Errorf("a dangling symlink: %v", got)
+		}
+	}
+}
+
+// With nodes, an instance type that fits no node is a finding at its selector or its
+// requests, and every placement says how many nodes it fits.
+func TestNodes(t *testing.T) {
+	nodes := `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n1, labels: {pool: cpu}}
+  status: {allocatable: {cpu: "4", memory: 16Gi}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n2, labels: {pool: cpu}}
+  status: {allocatable: {cpu: "4", memory: 16Gi}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n3, labels: {pool: gpu}}
+  spec: {taints: [{key: sku, value: gpu, effect: NoSchedule}]}
+  status: {allocatable: {cpu: "8", memory: 64Gi, nvidia.com/gpu: "1"}}
+`
+	opts := lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", []byte(nodes))}}
+	r := run(t, opts,
+		"types.yaml", instanceType("small", okResources)+"  nodeSelector: {pool: cpu}\n---\n"+
+			instanceType("huge", "    requests: {cpu: \"2\", memory: 32Gi}\n    limits: {cpu: \"2\", memory: 32Gi}\n")+"---\n"+
+			instanceType("gpu", okResources)+"  nodeSelector: {pool: gpu}\n",
+		"d.yaml", "endpoint_name: e\ninstance_type: small\nresources:\n  requests: {cpu: \"6\", memory: 1Gi}\n")
+	want := []string{
+		"d.yaml:4: resources.requests[cpu]: FieldValueInvalid",
+		"types.yaml:17: spec.resources.requests[memory]: FieldValueInvalid",
+		"types.yaml:28: spec.nodeSelector: FieldValueInvalid",
+	}
+	if got := findings(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("findings %v; want %v", got, want)
+	}
+	if r.Nodes != 3 {
+		t.Errorf("%d nodes", r.Nodes)
+	}
+	for name, fits := range map[string]int{"small": 2, "huge": 0, "gpu": 0, "defaultinstancetype": 2} {
+		if res, ok := r.Fit(name); !ok || res.Fits != fits {
+			t.Errorf("Fit(%s) = %+v, %v; want %d", name, res, ok, fits)
+		}
+	}
+	if p := r.Placements[0]; p.Fits != 0 || p.Resolved {
+		t.Errorf("placement fits %d, resolved %v", p.Fits, p.Resolved)
+	}
+	// Bad nodes are findings in the nodes' file, never a crash.
+	r = run(t, lint.Options{Nodes: []lint.Input{lint.Bytes("bad.yaml", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: x}\nspec: {unschedulable: maybe}\nstatus: {allocatable: {cpu: lots}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: x}\n"))}},
+		"types.yaml", instanceType("small", okResources))
+	want = []string{
+		"bad.yaml:3: metadata.name: FieldValueDuplicate",
+		"bad.yaml:4: spec.unschedulable: FieldValueTypeInvalid",
+		"bad.yaml:5: status.allocatable[cpu]: FieldValueInvalid",
+		"bad.yaml:7: status.allocatable: FieldValueRequired",
+		// The only node offers nothing valid: neither request is covered.
+		"types.yaml:7: spec.resources.requests[cpu]: FieldValueInvalid",
+		"types.yaml:7: spec.resources.requests[memory]: FieldValueInvalid",
+	}
+	if got := findings(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("bad nodes: findings %v; want %v", got, want)
+	}
+}
+
