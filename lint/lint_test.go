@@ -294,4 +294,3 @@ items:
 		t.Errorf("bad nodes: findings %v; want %v", got, want)
 	}
 }
-

@@ -155,6 +155,12 @@ var goldenTests = []struct {
 	{"list-catalog.txt", []string{"list", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests"}, exitOK},
 	{"validate-catalog.txt", []string{"validate", "--catalog", "examples/cluster/instancetypes.yaml", "azureml/command-job.yml", "azureml/pipeline.yml"}, exitFindings},
 	{"validate-no-catalog.txt", []string{"validate", "azureml/command-job.yml", "azureml/pipeline.yml"}, exitOK},
+	// The cluster's nodes.
+	{"validate-nodes.txt", []string{"validate", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests", "azureml/instance_types.yaml"}, exitFindings},
+	{"list-nodes.txt", []string{"list", "--nodes", "examples/cluster/nodes.yaml", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests"}, exitFindings},
+	{"list-nodes.json", []string{"list", "-o", "json", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests"}, exitFindings},
+	{"resolve-nodes.txt", []string{"resolve", "--nodes", "examples/cluster/nodes.yaml", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests", "azureml/online-deployment.yml", "azureml/command-job.yml"}, exitFindings},
+	{"resolve-nodes.json", []string{"resolve", "-o", "json", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests"}, exitFindings},
 	// Azure ML files of every shape.
 	{"azureml-validate.txt", []string{"validate", "azureml/"}, exitFindings},
 	{"azureml-validate.json", []string{"validate", "-o", "json", "azureml/"}, exitFindings},
