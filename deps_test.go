@@ -14,6 +14,7 @@ import (
 // down only:
 //
 //	cmd/instancetype
+//	lint
 //	manifest
 //	resolve, validate, fit
 //	instancetype, selector
@@ -25,7 +26,7 @@ import (
 const module = "github.com/amlarc-go/instancetypes"
 
 // corePackages are the packages below the command, relative to the module.
-var corePackages = []string{"instancetype", "quantity", "selector", "validate", "resolve", "manifest", "fit"}
+var corePackages = []string{"instancetype", "quantity", "selector", "validate", "resolve", "manifest", "fit", "lint"}
 
 // forbiddenModules are modules no core package may depend on, in its code or in its tests.
 var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runtime", "k8s.io/api"}
@@ -34,13 +35,14 @@ var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runt
 // depend on, directly or through another package. Only the package's own code counts: an
 // external test package (package validate_test) may import anything.
 var mustNotDependOn = map[string][]string{
-	"quantity":     {"instancetype", "selector", "validate", "resolve", "manifest", "cmd/instancetype", "examples"},
-	"selector":     {"instancetype", "quantity", "validate", "resolve", "manifest", "cmd/instancetype", "examples"},
-	"instancetype": {"validate", "resolve", "manifest", "cmd/instancetype", "examples"},
-	"resolve":      {"validate", "manifest", "cmd/instancetype", "examples"},
-	"validate":     {"manifest", "cmd/instancetype", "examples"},
-	"manifest":     {"cmd/instancetype", "examples"},
-	"fit":          {"validate", "resolve", "manifest", "cmd/instancetype", "examples"},
+	"quantity":     {"instancetype", "selector", "validate", "resolve", "manifest", "lint", "cmd/instancetype", "examples"},
+	"selector":     {"instancetype", "quantity", "validate", "resolve", "manifest", "lint", "cmd/instancetype", "examples"},
+	"instancetype": {"validate", "resolve", "manifest", "lint", "cmd/instancetype", "examples"},
+	"resolve":      {"validate", "manifest", "lint", "cmd/instancetype", "examples"},
+	"validate":     {"manifest", "lint", "cmd/instancetype", "examples"},
+	"manifest":     {"lint", "cmd/instancetype", "examples"},
+	"lint":         {"cmd/instancetype", "examples"},
+	"fit":          {"validate", "resolve", "manifest", "lint", "cmd/instancetype", "examples"},
 }
 
 // goListDeps returns the import paths of pkg and of every package it depends on, its tests'

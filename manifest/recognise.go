@@ -9,6 +9,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // recognise tells what a document is: one of our kinds, or "" and why it is skipped. A
@@ -86,7 +87,7 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 		if key := batchKey(has); key != "" {
 			return "", "a batch deployment (it sets " + key + "), which runs on a compute cluster, not as an online deployment", nil
 		}
-		if it, _ := scalar("instance_type"); isVMSize(it) {
+		if it, _ := scalar("instance_type"); rules.IsVMSize(it) {
 			return "", "a managed online deployment: its instance_type " + clip.Quote(it) + " is an Azure VM size and nothing marks it for Kubernetes", nil
 		}
 		return KindDeployment, "", nil
@@ -160,14 +161,4 @@ func batchKey(has func(string) bool) string {
 		}
 	}
 	return ""
-}
-
-// isVMSize reports a name in the form of an Azure VM size: Standard_DS3_v2, Basic_A1.
-func isVMSize(name string) bool {
-	for _, tier := range [...]string{"Standard_", "Basic_"} {
-		if len(name) > len(tier) && strings.EqualFold(name[:len(tier)], tier) {
-			return true
-		}
-	}
-	return false
 }

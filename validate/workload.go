@@ -8,6 +8,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/quantity"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
@@ -72,21 +73,11 @@ func Resolve(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts 
 // instanceTypeNameDetail explains why name, written in a workload's instance_type, cannot
 // name an InstanceType.
 func instanceTypeNameDetail(name string) string {
-	if isVMSize(name) {
+	if rules.IsVMSize(name) {
 		return clip.Quote(name) + " is an Azure VM size, which managed online deployments and serverless jobs use; " +
 			"on Kubernetes, instance_type names an InstanceType of the cluster (kubectl get instancetypes), such as \"defaultinstancetype\""
 	}
 	return "must name an InstanceType: " + objectNameDetail(name)
-}
-
-// isVMSize reports a name in the form of an Azure VM size: Standard_DS3_v2, Basic_A1.
-func isVMSize(name string) bool {
-	for _, tier := range [...]string{"Standard_", "Basic_"} {
-		if len(name) > len(tier) && strings.EqualFold(name[:len(tier)], tier) {
-			return true
-		}
-	}
-	return false
 }
 
 // The MLflow minimums (R10), as written in findings.

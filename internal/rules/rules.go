@@ -106,3 +106,15 @@ func Check(name instancetype.ResourceName, a instancetype.Amount) Problem {
 func Usable(name instancetype.ResourceName, a instancetype.Amount) bool {
 	return Check(name, a) == None
 }
+
+// IsVMSize reports a name in the form of an Azure VM size (Standard_DS3_v2, Basic_A1),
+// which managed online deployments and serverless jobs name where a Kubernetes workload
+// names an InstanceType.
+func IsVMSize(name string) bool {
+	for _, tier := range [...]string{"Standard_", "Basic_"} {
+		if len(name) > len(tier) && strings.EqualFold(name[:len(tier)], tier) {
+			return true
+		}
+	}
+	return false
+}

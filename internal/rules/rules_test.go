@@ -88,3 +88,14 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestIsVMSize(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Standard_DS3_v2": true, "standard_f2s_v2": true, "Basic_A1": true, "Standard_": false,
+		"cpusmall": false, "gpu-a100": false, "StandardDS3": false, "": false,
+	} {
+		if got := IsVMSize(s); got != want {
+			t.Errorf("IsVMSize(%q) = %v; want %v", s, got, want)
+		}
+	}
+}
