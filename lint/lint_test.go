@@ -294,3 +294,36 @@ items:
 		t.Errorf("bad nodes: findings %v; want %v", got, want)
 	}
 }
+
+// A long list is read in parts, each item's tree released once its part is checked: the
+// findings of every part, and of the list itself, keep their lines, and duplicates across
+// parts are found.
+func TestLongListInParts(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n")
+	var want []string
+	line := 4
+	for i := range 1000 {
+		name, cpu := fmt.Sprintf("t%d", i), "500m"
+		switch i {
+		case 0, 255, 256, 700, 999:
+			cpu = "0"
+			want = append(want, fmt.Sprintf("list.yaml:%d: items[%d].spec.resources.requests[cpu]: FieldValueInvalid", line+4, i))
+		case 512:
+			name = "t3" // a duplicate of item 3, in another part: item 3 is not in effect
+			// sorted after item 0's finding
+			want = append(want[:1:1], append([]string{"list.yaml:23: items[3].metadata.name: FieldValueDuplicate"}, want[1:]...)...)
+		}
+		fmt.Fprintf(&b, "- metadata:\n    name: %s\n  spec:\n    resources:\n      requests: {cpu: %q, memory: 1Gi}\n      limits: {cpu: \"1\", memory: 2Gi}\n", name, cpu)
+		line += 6
+	}
+	b.WriteString("extra: 1\n")
+	want = append(want, fmt.Sprintf("list.yaml:%d: extra: UnknownField", line))
+	r := run(t, lint.Options{}, "list.yaml", b.String())
+	if got := findings(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("findings\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	if r.Documents != 1 || r.Catalog.Len() != 1000 {
+		t.Errorf("%d documents, %d in the catalog; want 1 and 1000 (999 and the default)", r.Documents, r.Catalog.Len())
+	}
+}

@@ -42,13 +42,34 @@ type decoder struct {
 	refused map[string]bool     // paths whose value was refused
 	kept    map[string]Position // recorded positions; nil when not recording
 	keepAll bool                // record every field decoded, not only names
+	// itemDone, when set, is called after each item j of a list's items, seq, is decoded;
+	// root is the document's root, whose items it may release.
+	itemDone func(seq *yaml.Node, j int)
+	root     *yaml.Node
+	pinnedTo int // the errors before it are pinned
 }
 
-// recordNames has the decoder record the positions of metadata.name.
-func (d *decoder) recordNames() { d.kept = make(map[string]Position) }
+// pinErrors pins the position of each error not pinned yet, while the tree holds it, when
+// list items are to be released (itemDone is set).
+func (d *decoder) pinErrors() {
+	if d.itemDone == nil {
+		return
+	}
+	doc := Document{root: d.root, lines: d.lines}
+	for _, e := range d.errs[d.pinnedTo:] {
+		if _, ok := d.pinned[e]; !ok {
+			if d.pinned == nil {
+				d.pinned = make(map[*field.Error]Position)
+			}
+			d.pinned[e] = doc.Position(e.Field)
+		}
+	}
+	d.pinnedTo = len(d.errs)
+}
 
-// recordAll has the decoder record the positions of every field it decodes.
-func (d *decoder) recordAll() { d.recordNames(); d.keepAll = true }
+// recordNames has the decoder record the positions of metadata.name; keepAll, of every
+// field it decodes.
+func (d *decoder) recordNames() { d.kept = make(map[string]Position) }
 
 func newDecoder(budget int) *decoder { return &decoder{limit: budget, budget: budget} }
 
@@ -165,7 +186,8 @@ func (d *decoder) keep(p *path, n *yaml.Node) {
 	}
 }
 
-// keepName records the position of n as that of p, when recording.
+// keepName records the position of n as that of p, when recording (the tree is to be
+// released).
 func (d *decoder) keepName(p *path, n *yaml.Node) {
 	if d.kept != nil && n != nil {
 		d.kept[p.build().String()] = Position{Line: n.Line + d.lines, Column: n.Column}
@@ -553,9 +575,27 @@ func (d *decoder) keyString(k *yaml.Node, p *path) (string, bool) {
 // lookup returns the key and value nodes of key in the mapping n as pairs reads it, or
 // nils. budget bounds the work.
 func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
+	// The common mapping, of string keys without merges: a scan, as pairs would return
+	// its content (the last of equal keys in effect).
+	plain := true
+	c := n.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i].Kind != yaml.ScalarNode || c[i].Tag != tagStr {
+			plain = false
+			break
+		}
+		if c[i].Value == key {
+			k, v = c[i], c[i+1]
+		}
+	}
+	if plain {
+		*budget -= len(c) / 2
+		return k, deref(v)
+	}
+	k, v = nil, nil
 	d := newDecoder(*budget)
 	d.quiet = 1
-	c := d.pairs(n, nil)
+	c = d.pairs(n, nil)
 	for i := 0; i+1 < len(c); i += 2 {
 		if s, ok := d.keyOf(c[i], nil); ok && s == key {
 			*budget = d.budget

@@ -170,7 +170,9 @@ func (d *Document) Position(path string) Position {
 			if err != nil || i < 0 || i >= len(n.Content) {
 				return pos
 			}
-			n = n.Content[i]
+			if n = n.Content[i]; n == nil {
+				return pos // a list item Scan has released
+			}
 			pos = d.pos(n)
 		case n.Kind == yaml.MappingNode:
 			k, v := lookup(n, seg, &budget)

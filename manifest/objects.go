@@ -324,8 +324,8 @@ func jsonTypeName(t reflect.Type) string {
 	return "a " + t.String()
 }
 
-// list decodes an InstanceTypeList, calling item for each item.
-func (d *decoder) list(n *yaml.Node, p *path, item func(it *instancetype.InstanceType, ip *path, n *yaml.Node)) {
+// list decodes an InstanceTypeList, calling item for each item with its path.
+func (d *decoder) list(n *yaml.Node, p *path, item func(it *instancetype.InstanceType, ip *field.Path, n *yaml.Node)) {
 	var l instancetype.InstanceTypeList
 	d.typeMeta(n, p, instancetype.ListKind, false)
 	if !d.descend(n) {
@@ -362,13 +362,18 @@ func (d *decoder) list(n *yaml.Node, p *path, item func(it *instancetype.Instanc
 			if !d.descend(v) {
 				return
 			}
+			items := fp.build() // once, for the paths of all the items
 			for j, e := range v.Content {
 				ip := fp.index(j)
 				if e = d.visit(e, &ip); e == nil {
 					d.ascend()
 					return
 				}
-				item(d.instanceType(e, &ip, true), &ip, e)
+				item(d.instanceType(e, &ip, true), items.Index(j), e)
+				d.pinErrors()
+				if d.itemDone != nil {
+					d.itemDone(v, j)
+				}
 			}
 			d.ascend()
 		default:
@@ -440,6 +445,10 @@ func (d *decoder) v1List(n *yaml.Node, p *path, item func(*instancetype.Instance
 				default:
 					skip(e.Line, ip.build().String()+": a "+string(kind)+" inside a List: write it in a file of its own to have it checked")
 					d.checkTree(e, &ip)
+				}
+				d.pinErrors()
+				if d.itemDone != nil {
+					d.itemDone(v, j)
 				}
 			}
 			d.ascend()

@@ -18,6 +18,9 @@ import (
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
+// partItems is how many items of a list Scan delivers in one part.
+const partItems = 256
+
 // Input limits. The YAML reader itself limits nesting to 10,000 levels.
 const (
 	// MaxFileSize is the largest file read, in bytes. Larger files are one finding.
@@ -173,13 +176,12 @@ func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
 		x := fileProblem(name, Position{c.line, 1}, InputLimit, fmt.Sprintf("document too large: about %d nodes, more than %d", n, MaxNodes))
 		return nil, nil, &x
 	}
+	// Unmarshal reads the first document of its input, in place: a Decoder would copy the
+	// text through its buffers.
 	var doc yaml.Node
-	err := yaml.NewDecoder(bytes.NewReader(c.data)).Decode(&doc)
-	if err == io.EOF && utf16Odd(c.data) {
+	err := yaml.Unmarshal(c.data, &doc)
+	if err == nil && len(doc.Content) == 0 && utf16Odd(c.data) {
 		err = errors.New("yaml: incomplete UTF-16 character")
-	}
-	if err == io.EOF {
-		return nil, nil, nil
 	}
 	if err != nil {
 		x := syntaxError(name, c.data, err)
@@ -301,7 +303,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 	kind, skip, problem := recognise(n)
 	if problem != nil {
 		r.f.Errors = append(r.f.Errors, Finding{File: r.f.Name, Position: Position{n.Line + d.lines, n.Column}, Err: problem})
-		if k, _ := lookup(n, "kind", new(int)); k != nil {
+		if k, _ := lookup(n, "kind", &[]int{MaxNodes}[0]); k != nil {
 			r.f.Errors[len(r.f.Errors)-1].Position = Position{k.Line + d.lines, k.Column}
 		}
 		return
@@ -311,22 +313,52 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		return
 	}
 	doc := &Document{File: r.f.Name, Index: r.f.Count - 1, Line: n.Line + d.lines, Kind: kind, root: n, lines: d.lines}
+	if r.release {
+		// The tree is released once the document is delivered: keep the positions of the
+		// names of instance types, and of every field a workload's checks may report on.
+		d.recordNames()
+		switch kind {
+		case KindDeployment, KindJob, KindSweepJob, KindPipelineJob, KindEndpoint:
+			d.keepAll = true
+		}
+	}
+	errsFrom := 0 // the first error not yet delivered with a part of the document
+	if r.release {
+		// A list of many items is delivered in parts, each item's subtree released once
+		// its part is, so that memory holds about one part's tree, not the whole list's.
+		from := 0
+		d.root = n
+		d.itemDone = func(seq *yaml.Node, j int) {
+			if j+1-from < partItems {
+				return
+			}
+			part := *doc
+			part.Errors = d.errs[errsFrom:len(d.errs):len(d.errs)]
+			part.pinned, part.typed, part.refused, part.kept = d.pinned, d.typed, d.refused, d.kept
+			if r.fn != nil {
+				r.fn(&part)
+			}
+			doc.InstanceTypes, doc.Nodes = nil, nil
+			errsFrom = len(d.errs)
+			for k := from; k <= j; k++ {
+				seq.Content[k] = nil // its positions are pinned or kept
+			}
+			from = j + 1
+		}
+	}
 	top := root(nil)
 	item := func(k Kind, p *field.Path, n *yaml.Node) Item[*resolve.Workload] {
 		return Item[*resolve.Workload]{Path: p, Line: n.Line + d.lines, Kind: k}
 	}
 	switch kind {
 	case KindInstanceType:
-		d.recordNames()
 		it := d.instanceType(n, &top, false)
 		doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Line: doc.Line, Kind: kind, Object: it})
 	case KindInstanceTypeList:
-		d.recordNames()
-		d.list(n, &top, func(it *instancetype.InstanceType, ip *path, e *yaml.Node) {
-			doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip.build(), Line: e.Line + d.lines, Kind: KindInstanceType, Object: it})
+		d.list(n, &top, func(it *instancetype.InstanceType, ip *field.Path, e *yaml.Node) {
+			doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip, Line: e.Line + d.lines, Kind: KindInstanceType, Object: it})
 		})
 	case KindList:
-		d.recordNames()
 		d.v1List(n, &top, func(it *instancetype.InstanceType, ip *path, e *yaml.Node) {
 			doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip.build(), Line: e.Line + d.lines, Kind: KindInstanceType, Object: it})
 		}, func(nd fit.Node, ip *path, e *yaml.Node) {
@@ -335,21 +367,17 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 			r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
 		})
 	case KindNode:
-		d.recordNames()
 		doc.Nodes = append(doc.Nodes, Item[fit.Node]{Line: doc.Line, Kind: kind, Object: d.node(n, &top)})
 	case KindDeployment:
-		d.recordAll()
 		w := item(kind, nil, n)
 		w.Object = d.deployment(n, &top)
 		doc.Workloads = append(doc.Workloads, w)
 	case KindJob, KindSweepJob:
-		d.recordAll()
 		w := item(kind, nil, n)
 		w.Object = d.job(n, &top)
 		w.Note = legacyNote(w.Object)
 		doc.Workloads = append(doc.Workloads, w)
 	case KindPipelineJob:
-		d.recordAll()
 		d.pipeline(n, &top, func(p *field.Path, e *yaml.Node, w *resolve.Workload) {
 			it := item(kind, p, e)
 			it.Object = w
@@ -359,7 +387,6 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 			r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
 		})
 	case KindEndpoint:
-		d.recordAll()
 		d.endpoint(n, &top, func(p *field.Path, e *yaml.Node, w *resolve.Workload) {
 			it := item(KindDeployment, p, e)
 			it.Object = w
@@ -378,7 +405,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		return
 	}
 	d.unreported()
-	doc.Errors, doc.pinned, doc.typed, doc.refused, doc.kept = d.errs, d.pinned, d.typed, d.refused, d.kept
+	doc.Errors, doc.pinned, doc.typed, doc.refused, doc.kept = d.errs[errsFrom:], d.pinned, d.typed, d.refused, d.kept
 	r.deliver(doc)
 }
 
