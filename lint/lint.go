@@ -47,6 +47,9 @@ type Options struct {
 	// MaxFindings is the most findings reported for one file (those of its first lines);
 	// one more says how many were left out. 0 means DefaultMaxFindings; below 0, no limit.
 	MaxFindings int
+	// NoPlacements leaves Report.Placements empty, for a caller that wants the findings
+	// only: placements are kept in memory to the end of the run, one per workload.
+	NoPlacements bool
 }
 
 // Run checks the inputs as the instancetype command does and returns everything it found:
@@ -98,7 +101,7 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 	if nodes != nil {
 		index = nodes.index
 	}
-	results := checkAll(srcs, func(s source) *fileResult { return check(s, vopts, index, limit) })
+	results := checkAll(srcs, func(s source, data []byte, err error) *fileResult { return check(s, data, err, vopts, index, limit) })
 
 	r := &Report{Files: len(srcs), origins: map[string]Origin{}}
 	if nodes != nil {
@@ -142,6 +145,7 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 
 	// Names unique across the inputs.
 	extra := map[*fileResult][]Finding{}
+	var extraMu sync.Mutex
 	owner := map[*typeDef]*fileResult{}
 	for _, res := range results {
 		for i := range res.types {
@@ -155,40 +159,42 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 		}
 	}
 
-	// Workloads, each resolved once.
-	for _, res := range results {
-		for _, w := range res.workloads {
-			p, errs := validate.Resolve(r.Catalog, w.item.Object, w.item.Path, vopts)
-			var kept field.ErrorList
-			for _, e := range errs {
-				if !w.doc.Refused(e.Field) {
-					kept = append(kept, e)
-				}
-			}
-			fits := -1
-			if index != nil && p.Found {
-				own := w.item.Object.Resources != nil && w.item.Object.Kind == resolve.Deployment
-				res := index.Check(fit.DemandOf(p.NodeSelector(), p.Requests(), p.Limits()))
-				fits = res.Fits
-				if len(kept) == 0 && (own || !inputTypes[p.InstanceType]) {
-					// The instance type's own fit is reported at it, when it is an input.
-					kept = append(kept, workloadFit(res, w.item, own)...)
-				}
-			}
-			fs := w.doc.Locate(kept)
-			if w.item.Note != "" {
-				for _, f := range fs {
-					f.Err.Detail += " (" + w.item.Note + ")"
-				}
-			}
-			extra[res] = append(extra[res], fs...)
-			r.Placements = append(r.Placements, Placement{
-				File: w.doc.File, Line: w.item.Line, DocumentKind: w.item.Kind, Path: w.item.Path,
-				Workload: w.item.Object, Placement: p,
-				Resolved: p.Found && len(kept) == 0 && !decodeProblemsIn(w.doc, w.item.Path),
-				Fits:     fits,
-			})
+	// Workloads, each resolved once, in a second reading of the files that hold any, so
+	// that no workload's document is kept while the catalog is formed.
+	var again []int
+	for i, res := range results {
+		if res.workloads > 0 {
+			again = append(again, i)
+			r.Workloads += res.workloads
 		}
+	}
+	placed := make([][]Placement, len(results))
+	w := workloadCheck{catalog: r.Catalog, opts: vopts, index: index, inputTypes: inputTypes, keep: !opts.NoPlacements}
+	inParallel(len(again), func(k int) []byte {
+		res := results[again[k]]
+		if res.data != nil {
+			return res.data
+		}
+		data, err := srcs[again[k]].read()
+		if err != nil {
+			// The file changed since it was read: say so rather than miss its workloads.
+			extraMu.Lock()
+			extra[res] = append(extra[res], manifest.FileProblem(res.name, 1, manifest.UnreadableFile, "cannot read again: "+pathError(err)))
+			extraMu.Unlock()
+			return nil
+		}
+		return data
+	}, func(k int, data []byte) {
+		res := results[again[k]]
+		ps, fs := w.check(res.name, data)
+		placed[again[k]] = ps
+		extraMu.Lock()
+		extra[res] = append(extra[res], fs...)
+		extraMu.Unlock()
+		res.data = nil
+	})
+	for _, ps := range placed {
+		r.Placements = append(r.Placements, ps...)
 	}
 
 	// Findings, per file capped, then all sorted.
@@ -259,10 +265,57 @@ type typeDef struct {
 	path    *field.Path
 }
 
-// workDef is a workload of the inputs, with its document, kept for its positions.
-type workDef struct {
-	doc  *manifest.Document
-	item manifest.Item[*resolve.Workload]
+// workloadCheck resolves and checks the workloads of the inputs.
+type workloadCheck struct {
+	catalog    *resolve.Catalog
+	opts       validate.Options
+	index      *fit.Index
+	inputTypes map[string]bool
+	keep       bool // keep the placements
+}
+
+// check resolves every workload of one file and returns the placements (when kept) and
+// the findings. Problems of decoding were reported by the first reading.
+func (c workloadCheck) check(name string, data []byte) ([]Placement, []Finding) {
+	var ps []Placement
+	var fs []Finding
+	manifest.Scan(name, data, func(d *manifest.Document) {
+		for _, w := range d.Workloads {
+			p, errs := validate.Resolve(c.catalog, w.Object, w.Path, c.opts)
+			var kept field.ErrorList
+			for _, e := range errs {
+				if !d.Refused(e.Field) {
+					kept = append(kept, e)
+				}
+			}
+			fits := -1
+			if c.index != nil && p.Found {
+				own := w.Object.Resources != nil && w.Object.Kind == resolve.Deployment
+				res := c.index.Check(fit.DemandOf(p.NodeSelector(), p.Requests(), p.Limits()))
+				fits = res.Fits
+				if len(kept) == 0 && (own || !c.inputTypes[p.InstanceType]) {
+					// The instance type's own fit is reported at it, when it is an input.
+					kept = append(kept, workloadFit(res, w, own)...)
+				}
+			}
+			found := d.Locate(kept)
+			if w.Note != "" {
+				for _, f := range found {
+					f.Err.Detail += " (" + w.Note + ")"
+				}
+			}
+			fs = append(fs, found...)
+			if c.keep {
+				ps = append(ps, Placement{
+					File: d.File, Line: w.Line, DocumentKind: w.Kind, Path: w.Path,
+					Workload: w.Object, Placement: p,
+					Resolved: p.Found && len(kept) == 0 && !decodeProblemsIn(d, w.Path),
+					Fits:     fits,
+				})
+			}
+		}
+	})
+	return ps, fs
 }
 
 // underAny reports whether the field path f is at or below the path of one of the nodes
@@ -302,15 +355,15 @@ type fileResult struct {
 	more      int       // findings left out of findings
 	skipped   []Skip
 	types     []typeDef
-	workloads []workDef
+	workloads int    // the number of workloads, checked in a second reading
+	data      []byte // the contents, for that reading, of an input that cannot be read twice
 	documents int
 }
 
 // check reads one file and checks what can be checked of it alone: decoding, and each
 // instance type by itself.
-func check(s source, opts validate.Options, index *fit.Index, limit int) *fileResult {
+func check(s source, data []byte, err error, opts validate.Options, index *fit.Index, limit int) *fileResult {
 	res := &fileResult{name: s.name}
-	data, err := s.read()
 	if err != nil {
 		res.findings = []Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}
 		return res
@@ -357,9 +410,7 @@ func check(s source, opts validate.Options, index *fit.Index, limit int) *fileRe
 				res.types = append(res.types, typeDef{it: it.Object, file: s.name, line: pos.Line, namePos: pos, path: it.Path})
 			}
 		}
-		for _, w := range d.Workloads {
-			res.workloads = append(res.workloads, workDef{doc: d, item: w})
-		}
+		res.workloads += len(d.Workloads)
 		if len(d.Nodes) > 0 {
 			res.skipped = append(res.skipped, Skip{File: s.name, Line: d.Line, Reason: nodesSkipped(len(d.Nodes))})
 		}
@@ -367,6 +418,9 @@ func check(s source, opts validate.Options, index *fit.Index, limit int) *fileRe
 	})
 	keep(f.Errors)
 	res.documents = f.Checked - nodeDocs
+	if res.workloads > 0 && s.once {
+		res.data = data
+	}
 	for _, sk := range f.Skipped {
 		res.skipped = append(res.skipped, Skip{File: s.name, Line: sk.Line, Reason: sk.Reason})
 	}
@@ -403,17 +457,32 @@ func readCatalog(srcs []source) *catalogInputs {
 	return c
 }
 
-// checkAll runs check on every source, files in parallel, and returns the results in the
-// order of the sources. Workers hold at most about manifest.MaxNodes parse nodes between
-// them: a file's weight is the largest number of nodes one of its documents can have.
-func checkAll(srcs []source, check func(source) *fileResult) []*fileResult {
+// checkAll runs check on every source, in parallel, and returns the results in the order
+// of the sources.
+func checkAll(srcs []source, check func(source, []byte, error) *fileResult) []*fileResult {
 	out := make([]*fileResult, len(srcs))
-	workers := min(runtime.GOMAXPROCS(0), len(srcs))
+	var errs []error = make([]error, len(srcs))
+	inParallel(len(srcs), func(i int) []byte {
+		data, err := srcs[i].read()
+		errs[i] = err
+		return data
+	}, func(i int, data []byte) {
+		out[i] = check(srcs[i], data, errs[i])
+	})
+	return out
+}
+
+// inParallel calls read then work for each i below n, on as many goroutines as there are
+// processors, so that files are read at once but parse trees stay bounded: work runs for a
+// file only once the parse nodes its largest document can have (manifest.NodeBound) fit
+// in a budget of manifest.MaxNodes shared by all.
+func inParallel(n int, read func(i int) []byte, work func(i int, data []byte)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
-		for i, s := range srcs {
-			out[i] = check(s)
+		for i := range n {
+			work(i, read(i))
 		}
-		return out
+		return
 	}
 	budget := newBudget(manifest.MaxNodes)
 	var wg sync.WaitGroup
@@ -423,26 +492,19 @@ func checkAll(srcs []source, check func(source) *fileResult) []*fileResult {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				s := srcs[i]
-				var data []byte
-				var err error
-				read := s.read
-				s.read = func() ([]byte, error) { return data, err }
-				data, err = read()
+				data := read(i)
 				w := min(manifest.NodeBound(data), manifest.MaxNodes)
 				budget.take(w)
-				out[i] = check(s)
-				data = nil
+				work(i, data)
 				budget.give(w)
 			}
 		}()
 	}
-	for i := range srcs {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return out
 }
 
 // budget is a counting semaphore of parse nodes.

@@ -28,8 +28,10 @@ type Report struct {
 	// inputs, so that a workload's instance type was looked up in it. Without any, names
 	// are checked for their form only: the catalog of the cluster is unknown.
 	NamesChecked bool
-	// Files is the number of files read; Documents the number of documents checked.
-	Files, Documents int
+	// Files is the number of files read; Documents the number of documents checked;
+	// Workloads the number of deployments and jobs among them (Placements holds one for each
+	// unless Options.NoPlacements).
+	Files, Documents, Workloads int
 	// Nodes is the number of nodes given (Options.Nodes), after duplicates; 0 without.
 	Nodes int
 

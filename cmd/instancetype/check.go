@@ -31,6 +31,7 @@ func runCheck(cmd string, args []string, e env) int {
 		Catalog:      inputs(o.catalog, stdin),
 		Nodes:        inputs(o.nodes, stdin),
 		Exclude:      o.exclude,
+		NoPlacements: cmd != "resolve",
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "instancetype %s: %v\n", cmd, describe(err))

@@ -247,7 +247,7 @@ func summary(r *lint.Report) string {
 	if len(r.Skipped) > 0 {
 		checked += ", " + strconv.Itoa(len(r.Skipped)) + " skipped (-o json says why)"
 	}
-	if !r.NamesChecked && len(r.Placements) > 0 {
+	if !r.NamesChecked && r.Workloads > 0 {
 		checked += "; instance type names checked for form only: no instance types given; " +
 			"give the cluster's with --catalog (kubectl get instancetypes -o yaml > catalog.yaml)"
 	}
