@@ -424,7 +424,30 @@ func check(s source, data []byte, err error, opts validate.Options, index *fit.I
 	for _, sk := range f.Skipped {
 		res.skipped = append(res.skipped, Skip{File: s.name, Line: sk.Line, Reason: sk.Reason})
 	}
+	res.skipped = cappedSkips(res.skipped, limit)
 	return res
+}
+
+// cappedSkips keeps the first limit skipped documents of a file, in line order, and one
+// more that counts the rest, so that a file of many documents of other kinds (a rendered
+// chart) does not make the report grow without bound. Reasons are shared between the
+// documents that have the same one.
+func cappedSkips(skips []Skip, limit int) []Skip {
+	slices.SortStableFunc(skips, func(a, b Skip) int { return a.Line - b.Line })
+	if limit >= 0 && len(skips) > limit {
+		rest := len(skips) - limit
+		skips = append(skips[:limit:limit], Skip{File: skips[0].File, Line: skips[limit-1].Line,
+			Reason: strconv.Itoa(rest) + " more documents of this file skipped"})
+	}
+	reasons := map[string]string{}
+	for i := range skips {
+		if r, ok := reasons[skips[i].Reason]; ok {
+			skips[i].Reason = r
+		} else {
+			reasons[skips[i].Reason] = skips[i].Reason
+		}
+	}
+	return slices.Clip(skips)
 }
 
 // catalogInputs are the instance types of Options.Catalog.

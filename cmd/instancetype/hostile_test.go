@@ -40,7 +40,7 @@ const (
 	// hostileMaxOutput is the most a run may print, standard output and error together,
 	// for these inputs: each has a handful of findings at most, and a finding repeats at
 	// most validate.MaxValueLen bytes of a value.
-	hostileMaxOutput = 64 << 10
+	hostileMaxOutput = 256 << 10
 )
 
 // hostileHeader starts an InstanceType document.

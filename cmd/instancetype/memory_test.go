@@ -1,0 +1,164 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The memory the command may use, whatever its inputs (each measured as the peak RSS of a
+// run): any inputs under 512 MiB (hostileMaxRSS); a 20,000-item list under 189 MB, what
+// the reader took before it released trees; and many files in memory that does not grow
+// with their number, as each file's parse trees are released once it is checked. (Not
+// within 10% of one file: one file of 1 MB peaks at about 18 MB, most of it the runtime's
+// floor, and 100 run two at a time, with the report of the documents they skip, at about
+// 57 MB; before trees were released, 8 files of 2.9 MB took 2.36 GB.) Run with
+// INSTANCETYPES_SLOW_TESTS=1 (.ci/run does); not under -race, whose memory is the parent's.
+
+// renderedManifests is about size bytes of the Kubernetes objects a rendered chart holds
+// (Deployments, Services, ConfigMaps), which the command reads and skips.
+func renderedManifests(size, seed int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-%d-%d
+  labels: {app: app-%d, tier: backend}
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: app-%d}
+  template:
+    metadata:
+      labels: {app: app-%d}
+    spec:
+      containers:
+        - name: main
+          image: registry.example.com/app:%d
+          ports: [{containerPort: 8080}]
+          env:
+            - {name: MODE, value: production}
+            - {name: REPLICA, value: "%d"}
+          resources:
+            requests: {cpu: 250m, memory: 256Mi}
+            limits: {cpu: "1", memory: 1Gi}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: config-%d-%d
+data:
+  settings.json: '{"feature": true, "threshold": %d, "name": "app-%d"}'
+`, seed, i, i, i, i, i, i, seed, i, i, i)
+	}
+	return b.String()
+}
+
+// workloads is about size bytes of Azure ML online deployments naming the instance types
+// of types.yaml, some with resources of their own.
+func workloads(size, seed int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, `---
+$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json
+name: d-%d-%d
+endpoint_name: scoring-%d
+model: azureml:model-%d:1
+instance_type: type-%d
+resources:
+  requests: {cpu: 100m, memory: 512Mi}
+`, seed, i, i%10, i, i%50)
+	}
+	return b.String()
+}
+
+func typesFile() string {
+	var b strings.Builder
+	b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "- metadata: {name: type-%d}\n  spec:\n    resources:\n      requests: {cpu: 500m, memory: 1Gi}\n      limits: {cpu: \"2\", memory: 4Gi}\n", i)
+	}
+	return b.String()
+}
+
+func writeFiles(t *testing.T, dir string, n int, gen func(i int) string) {
+	t.Helper()
+	must(t, os.MkdirAll(dir, 0o755))
+	for i := range n {
+		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.yaml", i)), []byte(gen(i)), 0o644))
+	}
+}
+
+func TestMemoryTargets(t *testing.T) {
+	slow(t)
+	if raceEnabled {
+		t.Skip("peak RSS cannot be measured under -race")
+	}
+	dir := t.TempDir()
+	peak := func(code int, args ...string) int64 {
+		t.Helper()
+		r := runHostile(t, dir, nil, args...)
+		checkHostile(t, r, code)
+		return r.rss
+	}
+
+	// The 20,000-item list.
+	var list strings.Builder
+	list.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n")
+	for i := range 20000 {
+		fmt.Fprintf(&list, "- metadata:\n    name: it-%d\n  spec:\n    nodeSelector:\n      pool: pool-%d\n    resources:\n      requests: {cpu: \"%dm\", memory: \"%dMi\"}\n      limits: {cpu: \"%d\", memory: \"%dGi\", nvidia.com/gpu: %d}\n",
+			i, i%7, 100+i%900, 256+i%1024, 1+i%8, 2+i%16, i%2)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "list.yaml"), []byte(list.String()), 0o644))
+	if rss := peak(exitOK, "validate", "list.yaml"); rss > 189<<20 {
+		t.Errorf("20,000-item list: peak RSS %d MB; want under 189 MB", rss>>20)
+	}
+
+	// Many files in about the memory of one.
+	writeFiles(t, filepath.Join(dir, "one"), 1, func(i int) string { return renderedManifests(1<<20, i) })
+	writeFiles(t, filepath.Join(dir, "many"), 100, func(i int) string { return renderedManifests(1<<20, i) })
+	one := peak(exitOK, "validate", "one")
+	many := peak(exitOK, "validate", "many")
+	ten := peak(exitOK, "validate", "many/f00"+"0.yaml", "many/f001.yaml", "many/f002.yaml", "many/f003.yaml", "many/f004.yaml",
+		"many/f005.yaml", "many/f006.yaml", "many/f007.yaml", "many/f008.yaml", "many/f009.yaml")
+	t.Logf("one file of 1 MB: %d MB; 10 such files: %d MB; 100: %d MB", one>>20, ten>>20, many>>20)
+	if many > 96<<20 || many > 2*ten {
+		t.Errorf("100 files of 1 MB peak at %d MB (10 at %d MB, one at %d MB): memory grows with the number of files", many>>20, ten>>20, one>>20)
+	}
+
+	// Files of workloads, checked in a second reading: their documents are not kept.
+	must(t, os.WriteFile(filepath.Join(dir, "types.yaml"), []byte(typesFile()), 0o644))
+	writeFiles(t, filepath.Join(dir, "w1"), 1, func(i int) string { return workloads(1<<20, i) })
+	writeFiles(t, filepath.Join(dir, "w100"), 100, func(i int) string { return workloads(1<<20, i) })
+	w1 := peak(exitOK, "validate", "types.yaml", "w1")
+	w100 := peak(exitOK, "validate", "types.yaml", "w100")
+	t.Logf("one file of 1 MB of deployments: %d MB; 100 such files (600,000 deployments): %d MB", w1>>20, w100>>20)
+	if w100 > 128<<20 {
+		t.Errorf("100 files of deployments peak at %d MB (one at %d MB): memory grows with the number of workloads", w100>>20, w1>>20)
+	}
+}
+
+// TestManyTinyDocuments: 240,000 documents of 23 bytes (5.5 MB), each an instance type
+// with six findings, once gave 1.44 million findings, 160 MB of output and 1.35 GB of RSS.
+// Findings are capped per file, so output and memory stay small.
+func TestManyTinyDocuments(t *testing.T) {
+	slow(t)
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "tiny.yaml"), []byte(strings.Repeat("---\nkind: InstanceType\n", 240_000)), 0o644))
+	r := runHostile(t, dir, nil, "validate", "tiny.yaml")
+	if r.code != exitFindings {
+		t.Errorf("exit %d; want %d", r.code, exitFindings)
+	}
+	if n := strings.Count(r.stdout, "\n"); n > 1001 || !strings.Contains(r.stdout, "more findings in this file are not shown") {
+		t.Errorf("%d lines of output, no count of the rest:\n%.500s", n, r.stdout)
+	}
+	if r.rss > hostileMaxRSS && !raceEnabled {
+		t.Errorf("peak RSS %d MB", r.rss>>20)
+	}
+}
