@@ -9,8 +9,6 @@ package v1alpha1
 //
 // InstanceTypeSpec is the desired placement and size of the pods of a workload.
 type InstanceTypeSpecApplyConfiguration struct {
-	// nodeSelector is an optional map of node label keys to values. A workload runs on nodes
-	// that carry all of them, and all of the extension's own nodeSelector too.
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 	// resources holds the compute resources of each pod. requests.cpu, requests.memory,
 	// limits.cpu and limits.memory are required and must be greater than zero; extended

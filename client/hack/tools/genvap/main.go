@@ -35,8 +35,13 @@ import (
 
 func main() {
 	crdPath := flag.String("crd", "", "path of the CustomResourceDefinition manifest")
+	var extra []string
+	flag.Func("rule", "a rule for the policy only, as `PATH|RULE|MESSAGE` (PATH: dotted property names from the root); repeatable", func(s string) error {
+		extra = append(extra, s)
+		return nil
+	})
 	flag.Parse()
-	out, err := run(*crdPath)
+	out, err := run(*crdPath, extra)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genvap:", err)
 		os.Exit(1)
@@ -55,7 +60,7 @@ type place struct {
 
 var selfRE = regexp.MustCompile(`\bself\b`)
 
-func run(crdPath string) ([]byte, error) {
+func run(crdPath string, extra []string) ([]byte, error) {
 	if crdPath == "" {
 		return nil, fmt.Errorf("-crd is required")
 	}
@@ -75,6 +80,13 @@ func run(crdPath string) ([]byte, error) {
 	var places []place
 	if err := collect(version.Schema.OpenAPIV3Schema, nil, &places); err != nil {
 		return nil, err
+	}
+	for _, e := range extra {
+		p, err := extraPlace(version.Schema.OpenAPIV3Schema, e)
+		if err != nil {
+			return nil, err
+		}
+		places = append(places, p)
 	}
 
 	// Variables: one per schema node on the way to a rule, parents first, each defaulting
@@ -208,6 +220,25 @@ func collect(s *apiextensionsv1.JSONSchemaProps, path []string, out *[]place) er
 		return collect(s.AdditionalProperties.Schema, append(path, "*"), out)
 	}
 	return nil
+}
+
+// extraPlace parses a -rule flag: a rule the CRD cannot carry (its estimated cost is over
+// the CRD budget, which a policy does not have) but the policy can.
+func extraPlace(root *apiextensionsv1.JSONSchemaProps, flagValue string) (place, error) {
+	parts := strings.SplitN(flagValue, "|", 3)
+	if len(parts) != 3 {
+		return place{}, fmt.Errorf("-rule %q: want PATH|RULE|MESSAGE", flagValue)
+	}
+	s := root
+	path := strings.Split(parts[0], ".")
+	for _, name := range path {
+		prop, ok := s.Properties[name]
+		if !ok {
+			return place{}, fmt.Errorf("-rule %q: the schema has no %s", flagValue, parts[0])
+		}
+		s = &prop
+	}
+	return place{path: path, schema: s, rules: apiextensionsv1.ValidationRules{{Rule: parts[1], Message: parts[2]}}}, nil
 }
 
 func hasRules(s *apiextensionsv1.JSONSchemaProps) bool {
