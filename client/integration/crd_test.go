@@ -71,7 +71,7 @@ func instanceTypeDocs(t *testing.T, fsys fs.FS) map[string][]byte {
 }
 
 // TestExamplesAccepted: every instance type of the source document's manifests is
-// created (for real, then deleted by the next test's cleanup of the names).
+// accepted (as a dry run, so that the cluster stays empty for the other tests).
 func TestExamplesAccepted(t *testing.T) {
 	cs := clientset(t, crdEnv.Start(t))
 	docs := instanceTypeDocs(t, examples.Manifests)
