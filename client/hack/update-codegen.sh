@@ -65,7 +65,8 @@ for f in "$root"/instancetype/*.go; do
 	sed 's/^package instancetype$/package v1alpha1/' "$f" >"$scratch/apis/amlarc/v1alpha1/$(basename "$f")"
 done
 
-"$bin/crdopenapi" -crd "$crd" -version v1alpha1 -go-package "$apis" >"$work/openapi.json"
+"$bin/crdopenapi" -crd "$crd" -version v1alpha1 -go-package "$apis" \
+	-type-package github.com/amlarc-go/instancetypes/instancetype >"$work/openapi.json"
 
 rm -rf "$out/applyconfiguration" "$out/clientset" "$out/listers" "$out/informers"
 cd "$scratch"

@@ -25,7 +25,7 @@ func Parser() *typed.Parser {
 var parserOnce sync.Once
 var parser *typed.Parser
 var schemaYAML = typed.YAMLObject(`types:
-- name: com.github.amlarc-go.instancetypes.client.apis.amlarc.v1alpha1.InstanceType
+- name: com.github.amlarc-go.instancetypes.instancetype.InstanceType
   map:
     fields:
     - name: apiVersion

@@ -2,14 +2,19 @@
 // CustomResourceDefinition, as applyconfiguration-gen's --openapi-schema wants it.
 //
 //	crdopenapi -crd manifests/crd/amlarc.azureml.com_instancetypes.yaml -version v1alpha1 \
+//		-type-package github.com/amlarc-go/instancetypes/instancetype \
 //		-go-package github.com/amlarc-go/instancetypes/client/apis/amlarc/v1alpha1 > openapi.json
 //
 // The document is built by apiextensions-apiserver's own builder, the code the API server
 // runs for /openapi/v2, so the apply configurations' schema (and thus the fake clientset's
-// field manager) sees the CRD exactly as a cluster serves it. applyconfiguration-gen finds
-// a type's definition under the REST-friendly name of its Go type, so each kind of the CRD
-// is renamed from the API server's name (com.azure.azureml.amlarc.v1alpha1.InstanceType)
-// to that of the Go type in -go-package, and references to it follow.
+// field manager) sees the CRD exactly as a cluster serves it.
+//
+// Definitions are found by the REST-friendly names of Go types, so each kind of the CRD is
+// renamed from the API server's name (com.azure.azureml.amlarc.v1alpha1.InstanceType) to
+// that of its Go type in -type-package, which is what a scheme's type converter (the fake
+// clientset's field manager) looks up at run time. The generator reads the types from
+// -go-package, where they are aliased; a definition of that name refers to the first, so
+// that the generator finds it and keeps both.
 package main
 
 import (
@@ -28,15 +33,19 @@ import (
 func main() {
 	crdPath := flag.String("crd", "", "path of the CustomResourceDefinition manifest")
 	version := flag.String("version", "", "the served version to build the document of")
-	goPackage := flag.String("go-package", "", "Go package path of the API types")
+	goPackage := flag.String("go-package", "", "Go package path the generator reads the API types from")
+	typePackage := flag.String("type-package", "", "Go package path where the API types are defined (default: -go-package)")
 	flag.Parse()
-	if err := run(*crdPath, *version, *goPackage); err != nil {
+	if *typePackage == "" {
+		*typePackage = *goPackage
+	}
+	if err := run(*crdPath, *version, *goPackage, *typePackage); err != nil {
 		fmt.Fprintln(os.Stderr, "crdopenapi:", err)
 		os.Exit(1)
 	}
 }
 
-func run(crdPath, version, goPackage string) error {
+func run(crdPath, version, goPackage, typePackage string) error {
 	if crdPath == "" || version == "" || goPackage == "" {
 		return fmt.Errorf("-crd, -version and -go-package are required")
 	}
@@ -65,18 +74,27 @@ func run(crdPath, version, goPackage string) error {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
 	apiPrefix := strings.Join(parts, ".") + "." + version + "."
-	for _, kind := range []string{crd.Spec.Names.Kind, crd.Spec.Names.ListKind} {
+	kinds := []string{crd.Spec.Names.Kind, crd.Spec.Names.ListKind}
+	for _, kind := range kinds {
 		from := apiPrefix + kind
-		to := util.ToRESTFriendlyName(goPackage + "." + kind)
+		to := util.ToRESTFriendlyName(typePackage + "." + kind)
 		if !strings.Contains(text, `"`+from+`"`) {
 			return fmt.Errorf("no definition %s in the document built for %s", from, crd.Name)
 		}
 		text = strings.ReplaceAll(text, `"`+from+`"`, `"`+to+`"`)
 		text = strings.ReplaceAll(text, `"#/definitions/`+from+`"`, `"#/definitions/`+to+`"`)
 	}
-	var out any
+	var out map[string]any
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
 		return err
+	}
+	if goPackage != typePackage {
+		defs := out["definitions"].(map[string]any)
+		for _, kind := range kinds {
+			defs[util.ToRESTFriendlyName(goPackage+"."+kind)] = map[string]any{
+				"$ref": "#/definitions/" + util.ToRESTFriendlyName(typePackage+"."+kind),
+			}
+		}
 	}
 	pretty, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {

@@ -17,7 +17,7 @@ deployment green           defaultinstancetype (built-in)  -                    
 func TestRun(t *testing.T) {
 	for range 3 { // the interleaving differs from run to run; the outcome must not
 		var out strings.Builder
-		if err := run(&out); err != nil {
+		if err := run(t.Context(), "", &out); err != nil {
 			t.Fatalf("run: %v", err)
 		}
 		if got := out.String(); got != want {
