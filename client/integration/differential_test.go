@@ -64,8 +64,9 @@ const (
 	nonInteger  = "JSON numbers that are not integers: the CRD's int-or-string refuses 0.5, Kubernetes' quantities accept it"
 	valueRange  = "values beyond what an int64 holds: package quantity refuses them, CEL's quantity() keeps them"
 	longExp     = "exponents of more than 3 digits: refused, so that no rule hands apimachinery an exponent it cannot parse in time"
-	nullUnknown = "null under an unknown resource name: the CRD prunes nulls before its rules see them"
+	nullUnknown = "null under a name that is no resource name (cpus, Nvidia.com/gpu): the CRD prunes nulls before its rules see them"
 	unknownKept = "unknown fields: a schemaless CRD keeps them, and the policy has no rule about them"
+	crdBounds   = "bounds the CRD's CEL cost budget needs: values of at most 64 bytes, at most 16 resources in requests or limits, at most 64 node selector entries"
 	labelValues = "label values: checking each value of a map whose values have no length bound is estimated over the CRD's CEL cost budget (the policy checks them)"
 )
 
@@ -132,10 +133,24 @@ var diffCases = []diffCase{
 	{name: "kubernetes-io-domain", change: setIn(limits, "kubernetes.io/foo", 1)},
 	{name: "quota-prefix", change: setIn(limits, "requests.nvidia.com/gpu", 1)},
 	{name: "null-unknown-name", change: setIn(limits, "cpus", nil), crdDiffers: nullUnknown},
+	{name: "null-bad-extended-name", change: setIn(limits, "Nvidia.com/gpu", nil), crdDiffers: nullUnknown},
 	{name: "bad-label-key", change: setIn(spec, "nodeSelector", object{"a b": "gpu"})},
 	{name: "bad-label-value", change: setIn(spec, "nodeSelector", object{"pool": "a b"}), crdDiffers: labelValues},
 	{name: "long-label-value", change: setIn(spec, "nodeSelector", object{"pool": strings.Repeat("a", 64)}), crdDiffers: labelValues},
 	{name: "bool-label-value", change: setIn(spec, "nodeSelector", object{"pool": true})},
+	{name: "long-value", change: setIn(limits, "nvidia.com/gpu", "1."+strings.Repeat("0", 63)), crdDiffers: crdBounds, policyDiffers: crdBounds},
+	{name: "many-resources", change: func(o object) {
+		for i := range 15 {
+			limits(o)[fmt.Sprintf("example.com/r%d", i)] = 1
+		}
+	}, crdDiffers: crdBounds},
+	{name: "many-labels", change: func(o object) {
+		sel := object{}
+		for i := range 65 {
+			sel[fmt.Sprintf("l%d", i)] = "v"
+		}
+		spec(o)["nodeSelector"] = sel
+	}, crdDiffers: crdBounds},
 	{name: "unknown-field", change: setIn(spec, "extra", 1), policyDiffers: unknownKept},
 	{name: "duplicate-key", raw: `{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType","metadata":{"name":"duplicate-key"},` +
 		`"spec":{"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1","cpu":"2","memory":"1Gi"}}}}`},
@@ -219,7 +234,8 @@ func pick[T any](t *rapid.T, label string, good, bad []T) T {
 }
 
 // genList draws a requests or limits map: cpu and memory (each missing or null at times),
-// and at times another name, extended or not; null only under a known name. Good limits
+// and at times another name, extended or not; null only under a valid extended resource
+// name (see nullUnknown). Good limits
 // are at least every good request, so that a request above its limit comes from a bad
 // value.
 func genList(t *rapid.T, label string, isLimits bool) object {
@@ -240,7 +256,7 @@ func genList(t *rapid.T, label string, isLimits bool) object {
 	if rapid.IntRange(0, 2).Draw(t, label+" extra") == 1 {
 		n := rapid.SampledFrom(genExtraNames).Draw(t, label+" extra name")
 		v := pick(t, label+"["+n+"]", genExtended, genBad)
-		if n != "cpus" && n != "gpu" && rapid.IntRange(0, 5).Draw(t, label+"["+n+"] null") == 2 {
+		if (n == "nvidia.com/gpu" || n == "amd.com/gpu") && rapid.IntRange(0, 5).Draw(t, label+"["+n+"] null") == 2 {
 			v = nil
 		}
 		m[n] = v

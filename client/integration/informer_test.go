@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/amlarc-go/instancetypes/client/applyconfiguration/amlarc/v1alpha1"
 	"github.com/amlarc-go/instancetypes/client/clientset/versioned"
@@ -44,26 +45,22 @@ func TestInformersKeepStoreInStep(t *testing.T) {
 
 	typed, dynamicStore := resolve.NewStore(), resolve.NewStore()
 	factory := externalversions.NewSharedInformerFactory(cs, 0)
-	if _, err := factory.Amlarc().V1alpha1().InstanceTypes().Informer().AddEventHandler(typed); err != nil {
+	typedReg, err := factory.Amlarc().V1alpha1().InstanceTypes().Informer().AddEventHandler(typed)
+	if err != nil {
 		t.Fatal(err)
 	}
 	dynFactory := dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0)
-	if _, err := dynFactory.ForResource(gvr).Informer().AddEventHandler(dynamicStore); err != nil {
+	dynReg, err := dynFactory.ForResource(gvr).Informer().AddEventHandler(dynamicStore)
+	if err != nil {
 		t.Fatal(err)
 	}
 	factory.Start(ctx.Done())
 	dynFactory.Start(ctx.Done())
 	t.Cleanup(factory.Shutdown)
 	t.Cleanup(dynFactory.Shutdown)
-	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
-		if !ok {
-			t.Fatalf("%v did not sync", typ)
-		}
-	}
-	for r, ok := range dynFactory.WaitForCacheSync(ctx.Done()) {
-		if !ok {
-			t.Fatalf("%v did not sync", r)
-		}
+	// Each store has been handed its informer's initial list.
+	if !cache.WaitForCacheSync(ctx.Done(), typedReg.HasSynced, dynReg.HasSynced) {
+		t.Fatal("the informers did not sync")
 	}
 
 	// expect waits until both stores resolve name as want.
@@ -108,10 +105,18 @@ func TestInformersKeepStoreInStep(t *testing.T) {
 		WithResources(v1alpha1.ResourceRequirements().
 			WithRequests(res("3").Requests).
 			WithLimits(res("3").Limits)))
-	if _, err := api.Apply(ctx, apply, metav1.ApplyOptions{FieldManager: "integration-test"}); err != nil {
+	applied, err := api.Apply(ctx, apply, metav1.ApplyOptions{FieldManager: "integration-test"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	expect("apply", "informer-applied", "informer-applied builtin=false cpu=3")
+	extracted, err := v1alpha1.ExtractInstanceType(applied, "integration-test")
+	if err != nil {
+		t.Fatalf("ExtractInstanceType: %v", err)
+	}
+	if l := extracted.Spec.Resources.Limits; l == nil || (*l)[instancetype.ResourceCPU].String() != "3" {
+		t.Errorf("ExtractInstanceType: limits %v; want cpu 3, as applied", l)
+	}
 
 	// Override the built-in default, then delete the override to restore it.
 	custom := &instancetype.InstanceType{ObjectMeta: metav1.ObjectMeta{Name: instancetype.DefaultName}, Spec: instancetype.InstanceTypeSpec{Resources: res("4")}}

@@ -25,6 +25,41 @@ func Parser() *typed.Parser {
 var parserOnce sync.Once
 var parser *typed.Parser
 var schemaYAML = typed.YAMLObject(`types:
+- name: com.github.amlarc-go.instancetypes.client.apis.amlarc.v1alpha1.InstanceType
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        map:
+          fields:
+          - name: nodeSelector
+            type:
+              map:
+                elementType:
+                  scalar: string
+          - name: resources
+            type:
+              map:
+                fields:
+                - name: limits
+                  type:
+                    map:
+                      elementType:
+                        scalar: string
+                - name: requests
+                  type:
+                    map:
+                      elementType:
+                        scalar: string
 - name: com.github.amlarc-go.instancetypes.instancetype.InstanceType
   map:
     fields:

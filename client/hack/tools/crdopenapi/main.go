@@ -13,8 +13,8 @@
 // renamed from the API server's name (com.azure.azureml.amlarc.v1alpha1.InstanceType) to
 // that of its Go type in -type-package, which is what a scheme's type converter (the fake
 // clientset's field manager) looks up at run time. The generator reads the types from
-// -go-package, where they are aliased; a definition of that name refers to the first, so
-// that the generator finds it and keeps both.
+// -go-package, where they are aliased, and its Extract functions look them up by that
+// name: each definition is there under both names.
 package main
 
 import (
@@ -91,9 +91,14 @@ func run(crdPath, version, goPackage, typePackage string) error {
 	if goPackage != typePackage {
 		defs := out["definitions"].(map[string]any)
 		for _, kind := range kinds {
-			defs[util.ToRESTFriendlyName(goPackage+"."+kind)] = map[string]any{
-				"$ref": "#/definitions/" + util.ToRESTFriendlyName(typePackage+"."+kind),
+			real := util.ToRESTFriendlyName(typePackage + "." + kind)
+			alias := map[string]any{}
+			for k, v := range defs[real].(map[string]any) {
+				alias[k] = v
 			}
+			// allOf the real one (which it is a copy of) makes the generator keep both.
+			alias["allOf"] = []any{map[string]any{"$ref": "#/definitions/" + real}}
+			defs[util.ToRESTFriendlyName(goPackage+"."+kind)] = alias
 		}
 	}
 	pretty, err := json.MarshalIndent(out, "", "  ")
