@@ -98,7 +98,9 @@ func run(ctx context.Context, kubeconfig string, w io.Writer) error {
 	}
 
 	store := resolve.NewStore()
-	store.SetDropHandler(func(d resolve.Drop) { fmt.Fprintf(os.Stderr, "controller-store: %s event dropped: %v\n", d.Event, d.Err) })
+	store.SetDropHandler(func(d resolve.Drop) {
+		fmt.Fprintf(os.Stderr, "controller-store: %s event dropped: %v\n", d.Event, d.Err)
+	})
 	factory := externalversions.NewSharedInformerFactory(client, 0)
 	reg, err := factory.Amlarc().V1alpha1().InstanceTypes().Informer().AddEventHandler(store)
 	if err != nil {
