@@ -3,6 +3,7 @@ package resolve
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -226,4 +227,32 @@ func TestStoreUnstructuredMatchesTyped(t *testing.T) {
 			t.Fatalf("OnAdd(%s): catalog of %d types; want %s and the built-in default", data, s.Catalog().Len(), name)
 		}
 	})
+}
+
+// A Store registered on a client-go dynamic informer is handed *unstructured.Unstructured
+// objects; it converts InstanceTypes and reports anything else through the drop handler.
+func ExampleStore_SetDropHandler() {
+	store := NewStore()
+	store.SetDropHandler(func(d Drop) { fmt.Printf("dropped %s: %v\n", d.Event, d.Err) })
+
+	store.OnAdd(&unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "amlarc.azureml.com/v1alpha1",
+		"kind":       "InstanceType",
+		"metadata":   map[string]any{"name": "gpu"},
+		"spec": map[string]any{"resources": map[string]any{
+			"requests": map[string]any{"cpu": "1", "memory": "4Gi"},
+			"limits":   map[string]any{"cpu": int64(2), "memory": "8Gi", "nvidia.com/gpu": int64(1)},
+		}},
+	}}, true)
+	store.OnAdd(&unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "gpu"},
+	}}, true)
+
+	it, _ := store.Catalog().Get("gpu")
+	fmt.Println("gpu limits:", listText(it.Spec.Resources.Limits))
+	fmt.Println("dropped:", store.Dropped())
+	// Output:
+	// dropped add: resolve: not an amlarc.azureml.com/v1alpha1 InstanceType: apiVersion "v1", kind "ConfigMap"
+	// gpu limits: cpu=2,memory=8Gi,nvidia.com/gpu=1
+	// dropped: 1
 }
