@@ -21,6 +21,11 @@ export KUBEBUILDER_ASSETS INSTANCETYPES_ENVTEST_REQUIRED=1
 step "generated code up to date"
 hack/verify-codegen.sh
 
+step "go.mod files tidy"
+for m in . hack/tools hack/envtest/kube-apiserver hack/envtest/etcd; do
+	(cd "$m" && go mod tidy -diff) || { echo "go.mod of client/$m is not tidy: run go mod tidy there"; exit 1; }
+done
+
 step "gofmt"
 unformatted=$(gofmt -l .)
 if [ -n "$unformatted" ]; then
@@ -40,13 +45,13 @@ trap 'rm -f "$log"' EXIT
 runtests() {
 	if ! go test -count=1 -v "$@" ./... >"$log" 2>&1; then
 		grep -E '^(--- FAIL|FAIL|panic:|ok )|_test.go:[0-9]+:' "$log" | head -200
-		echo "go test $* failed"; exit 1
+		echo "go test${*:+ $*} failed"; exit 1
 	fi
 	grep -E '^(ok|\?) ' "$log" | grep -v 'no test files' || true
 	if grep -E -- '--- SKIP' "$log"; then
-		echo "go test $*: tests were skipped; in CI a skip is a failure"; exit 1
+		echo "go test${*:+ $*}: tests were skipped; in CI a skip is a failure"; exit 1
 	fi
-	echo "go test $*: $(grep -c -E -- '^\s*--- PASS' "$log") passed (subtests included), 0 skipped"
+	echo "go test${*:+ $*}: $(grep -c -E -- '^\s*--- PASS' "$log") passed (subtests included), 0 skipped"
 }
 
 step "go test"
