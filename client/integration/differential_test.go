@@ -323,5 +323,3 @@ func TestCRDAgreesWithValidate(t *testing.T) {
 	})
 	t.Run("generated", func(t *testing.T) { checkGenerated(t, cs, true) })
 }
-
-var jsonMarshal = json.Marshal

@@ -10,7 +10,6 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -87,7 +86,8 @@ func clientset(t *testing.T, cfg *rest.Config) *kubernetes.Clientset {
 	return cs
 }
 
-// context returns a context for one test step, cancelled at the test's end.
+// stepContext returns a context for one test step: cancelled at the test's end, or after
+// 30 seconds.
 func stepContext(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	t.Cleanup(cancel)
@@ -137,5 +137,3 @@ func eventually(t *testing.T, d time.Duration, f func() error) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
-
-var _ = metav1.Now
