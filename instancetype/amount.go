@@ -15,6 +15,10 @@ import (
 var ErrUnset = errors.New("instancetype: resource value is not set")
 
 // +k8s:deepcopy-gen=false
+// +kubebuilder:validation:Type=string
+// +kubebuilder:validation:XIntOrString
+// +kubebuilder:validation:MaxLength=64
+// +kubebuilder:validation:Pattern=`^[+-]?[0-9]*[.]?[0-9]*([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]{1,3})?$`
 
 // Amount is one resource value as written in a manifest: its text, and the quantity that
 // text denotes when it is one.

@@ -25,6 +25,7 @@
 //
 // +k8s:deepcopy-gen=package
 // +groupName=amlarc.azureml.com
+// +versionName=v1alpha1
 package instancetype
 
 //go:generate go run sigs.k8s.io/controller-tools/cmd/controller-gen@v0.23.0 object paths=.

@@ -4,7 +4,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// +genclient
+// +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster,path=instancetypes,singular=instancetype
+// +kubebuilder:metadata:annotations="amlarc-go.github.io/schema=a compatible schema for tests, editors and development clusters; the Azure ML extension installs the real one"
+// +kubebuilder:printcolumn:name="CPU",type=string,JSONPath=`.spec.resources.limits.cpu`,description="cpu limit"
+// +kubebuilder:printcolumn:name="Memory",type=string,JSONPath=`.spec.resources.limits.memory`,description="memory limit"
+// +kubebuilder:printcolumn:name="GPU",type=string,JSONPath=`.spec.resources.limits.nvidia\.com/gpu`,description="nvidia.com/gpu limit"
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 
 // InstanceType names a bundle of a node selector and resource requests and limits that
 // training jobs and online deployments select by name.
@@ -15,6 +24,7 @@ type InstanceType struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	// spec is the node selector and the resources of the instance type.
+	// +required
 	Spec InstanceTypeSpec `json:"spec,omitempty"`
 }
 
@@ -22,21 +32,47 @@ type InstanceType struct {
 type InstanceTypeSpec struct {
 	// nodeSelector is an optional map of node label keys to values. A workload runs on nodes
 	// that carry all of them, and all of the extension's own nodeSelector too.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !format.qualifiedName().validate(k).hasValue())",message="keys must be label keys: an optional DNS subdomain prefix and a '/', then a name of at most 63 letters, digits, '-', '_' and '.' that starts and ends with a letter or digit"
+
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 
 	// resources holds the compute resources of each pod. requests.cpu, requests.memory,
 	// limits.cpu and limits.memory are required and must be greater than zero; extended
 	// resources such as nvidia.com/gpu are whole numbers and appear in limits only.
+	// +required
 	Resources ResourceRequirements `json:"resources,omitempty"`
 }
+
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || !('cpu' in self.requests) || !('cpu' in self.limits) || self.requests['cpu'] == null || self.limits['cpu'] == null || !(size(string(self.requests['cpu'])) <= 64 && (string(self.requests['cpu']).lastIndexOf('e') < 0 || size(string(self.requests['cpu'])) - string(self.requests['cpu']).lastIndexOf('e') <= 5) && (string(self.requests['cpu']).lastIndexOf('E') < 0 || size(string(self.requests['cpu'])) - string(self.requests['cpu']).lastIndexOf('E') <= 5) && isQuantity(string(self.requests['cpu']))) || !(size(string(self.limits['cpu'])) <= 64 && (string(self.limits['cpu']).lastIndexOf('e') < 0 || size(string(self.limits['cpu'])) - string(self.limits['cpu']).lastIndexOf('e') <= 5) && (string(self.limits['cpu']).lastIndexOf('E') < 0 || size(string(self.limits['cpu'])) - string(self.limits['cpu']).lastIndexOf('E') <= 5) && isQuantity(string(self.limits['cpu']))) || !quantity(string(self.requests['cpu'])).isGreaterThan(quantity(string(self.limits['cpu'])))",message="the cpu request must be less than or equal to the cpu limit",fieldPath=".requests.cpu"
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || !('memory' in self.requests) || !('memory' in self.limits) || self.requests['memory'] == null || self.limits['memory'] == null || !(size(string(self.requests['memory'])) <= 64 && (string(self.requests['memory']).lastIndexOf('e') < 0 || size(string(self.requests['memory'])) - string(self.requests['memory']).lastIndexOf('e') <= 5) && (string(self.requests['memory']).lastIndexOf('E') < 0 || size(string(self.requests['memory'])) - string(self.requests['memory']).lastIndexOf('E') <= 5) && isQuantity(string(self.requests['memory']))) || !(size(string(self.limits['memory'])) <= 64 && (string(self.limits['memory']).lastIndexOf('e') < 0 || size(string(self.limits['memory'])) - string(self.limits['memory']).lastIndexOf('e') <= 5) && (string(self.limits['memory']).lastIndexOf('E') < 0 || size(string(self.limits['memory'])) - string(self.limits['memory']).lastIndexOf('E') <= 5) && isQuantity(string(self.limits['memory']))) || !quantity(string(self.requests['memory'])).isGreaterThan(quantity(string(self.limits['memory'])))",message="the memory request must be less than or equal to the memory limit",fieldPath=".requests.memory"
 
 // ResourceRequirements holds the requests and limits of compute resources, in the shape of
 // a Kubernetes container's resources.
 type ResourceRequirements struct {
-	// limits is the most of each resource a pod may use.
+	// limits is the most of each resource a pod may use. cpu and memory are required and
+	// greater than zero; extended resources such as nvidia.com/gpu are whole numbers, and
+	// null means none.
+	// +required
+	// +kubebuilder:validation:MaxProperties=8
+	// +kubebuilder:validation:XValidation:rule="'cpu' in self && self['cpu'] != null",message="cpu is required",fieldPath=".cpu",reason=FieldValueRequired
+	// +kubebuilder:validation:XValidation:rule="'memory' in self && self['memory'] != null",message="memory is required",fieldPath=".memory",reason=FieldValueRequired
+	// +kubebuilder:validation:XValidation:rule="!('cpu' in self) || self['cpu'] == null || (size(string(self['cpu'])) <= 64 && (string(self['cpu']).lastIndexOf('e') < 0 || size(string(self['cpu'])) - string(self['cpu']).lastIndexOf('e') <= 5) && (string(self['cpu']).lastIndexOf('E') < 0 || size(string(self['cpu'])) - string(self['cpu']).lastIndexOf('E') <= 5) && isQuantity(string(self['cpu'])) && quantity(string(self['cpu'])).isGreaterThan(quantity('0')))",message="cpu must be a quantity greater than zero, such as 500m or 2",fieldPath=".cpu"
+	// +kubebuilder:validation:XValidation:rule="!('memory' in self) || self['memory'] == null || (size(string(self['memory'])) <= 64 && (string(self['memory']).lastIndexOf('e') < 0 || size(string(self['memory'])) - string(self['memory']).lastIndexOf('e') <= 5) && (string(self['memory']).lastIndexOf('E') < 0 || size(string(self['memory'])) - string(self['memory']).lastIndexOf('E') <= 5) && isQuantity(string(self['memory'])) && quantity(string(self['memory'])).isGreaterThan(quantity('0')))",message="memory must be a quantity greater than zero, such as 1500Mi or 2Gi",fieldPath=".memory"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k == 'cpu' || k == 'memory' || (k.contains('/') && !format.qualifiedName().validate(k).hasValue() && !k.contains('kubernetes.io/') && !k.startsWith('requests.') && k.indexOf('/') <= 244))",message="resource names are cpu, memory, or fully qualified extended resource names such as nvidia.com/gpu"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k == 'cpu' || k == 'memory' || self[k] == null || (size(string(self[k])) <= 64 && (string(self[k]).lastIndexOf('e') < 0 || size(string(self[k])) - string(self[k]).lastIndexOf('e') <= 5) && (string(self[k]).lastIndexOf('E') < 0 || size(string(self[k])) - string(self[k]).lastIndexOf('E') <= 5) && isQuantity(string(self[k])) && quantity(string(self[k])).isInteger() && !quantity(string(self[k])).isLessThan(quantity('0'))))",message="extended resources such as nvidia.com/gpu must be whole numbers, 0 or more"
 	Limits ResourceList `json:"limits,omitempty"`
-	// requests is the amount of each resource a pod is scheduled with. A request must not
-	// exceed the limit of the same resource.
+	// requests is the amount of each resource a pod is scheduled with. cpu and memory are
+	// required and greater than zero, and must not exceed the limit of the same resource;
+	// extended resources are set in limits only.
+	// +required
+	// +kubebuilder:validation:MaxProperties=8
+	// +kubebuilder:validation:XValidation:rule="'cpu' in self && self['cpu'] != null",message="cpu is required",fieldPath=".cpu",reason=FieldValueRequired
+	// +kubebuilder:validation:XValidation:rule="'memory' in self && self['memory'] != null",message="memory is required",fieldPath=".memory",reason=FieldValueRequired
+	// +kubebuilder:validation:XValidation:rule="!('cpu' in self) || self['cpu'] == null || (size(string(self['cpu'])) <= 64 && (string(self['cpu']).lastIndexOf('e') < 0 || size(string(self['cpu'])) - string(self['cpu']).lastIndexOf('e') <= 5) && (string(self['cpu']).lastIndexOf('E') < 0 || size(string(self['cpu'])) - string(self['cpu']).lastIndexOf('E') <= 5) && isQuantity(string(self['cpu'])) && quantity(string(self['cpu'])).isGreaterThan(quantity('0')))",message="cpu must be a quantity greater than zero, such as 500m or 2",fieldPath=".cpu"
+	// +kubebuilder:validation:XValidation:rule="!('memory' in self) || self['memory'] == null || (size(string(self['memory'])) <= 64 && (string(self['memory']).lastIndexOf('e') < 0 || size(string(self['memory'])) - string(self['memory']).lastIndexOf('e') <= 5) && (string(self['memory']).lastIndexOf('E') < 0 || size(string(self['memory'])) - string(self['memory']).lastIndexOf('E') <= 5) && isQuantity(string(self['memory'])) && quantity(string(self['memory'])).isGreaterThan(quantity('0')))",message="memory must be a quantity greater than zero, such as 1500Mi or 2Gi",fieldPath=".memory"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k == 'cpu' || k == 'memory' || (self[k] == null && (k.contains('/') && !format.qualifiedName().validate(k).hasValue() && !k.contains('kubernetes.io/') && !k.startsWith('requests.') && k.indexOf('/') <= 244)))",message="requests may name cpu and memory only: extended resources such as nvidia.com/gpu are set in limits only"
 	Requests ResourceList `json:"requests,omitempty"`
 }
 

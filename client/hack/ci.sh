@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# CI for the client module, from a fresh machine with only Go (modules come from the Go
+# module proxy): builds (or finds cached) kube-apiserver and etcd, fails on stale
+# generated code, then gofmt, go vet, go test and go test -race of the client module and
+# its hack modules, the integration tests against the real API server included. A skipped
+# test is a failure here: the binaries are required ($INSTANCETYPES_ENVTEST_REQUIRED=1),
+# and the test log is searched for skips.
+#
+# Usage: client/hack/ci.sh    (from anywhere; .ci/run calls it)
+set -euo pipefail
+
+client=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$client"
+start=$SECONDS
+step() { printf '\n== client: %s (%d s)\n' "$*" "$((SECONDS - start))"; }
+
+step "kube-apiserver and etcd"
+KUBEBUILDER_ASSETS=$(hack/envtest.sh)
+export KUBEBUILDER_ASSETS INSTANCETYPES_ENVTEST_REQUIRED=1
+
+step "generated code up to date"
+hack/verify-codegen.sh
+
+step "go.mod files tidy"
+for m in . hack/tools hack/envtest/kube-apiserver hack/envtest/etcd; do
+	(cd "$m" && go mod tidy -diff) || { echo "go.mod of client/$m is not tidy: run go mod tidy there"; exit 1; }
+done
+
+step "gofmt"
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+step "go vet"
+go vet ./...
+for m in hack/tools; do
+	(cd "$m" && go vet ./...)
+done
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# runtests runs go test with the given flags, printing the packages' results, and fails on
+# a failure or on any skipped test.
+runtests() {
+	if ! go test -count=1 -v "$@" ./... >"$log" 2>&1; then
+		grep -E '^(--- FAIL|FAIL|panic:|ok )|_test.go:[0-9]+:' "$log" | head -200
+		echo "go test${*:+ $*} failed"; exit 1
+	fi
+	grep -E '^(ok|\?) ' "$log" | grep -v 'no test files' || true
+	if grep -E -- '--- SKIP' "$log"; then
+		echo "go test${*:+ $*}: tests were skipped; in CI a skip is a failure"; exit 1
+	fi
+	echo "go test${*:+ $*}: $(grep -c -E -- '^\s*--- PASS' "$log") passed (subtests included), 0 skipped"
+}
+
+step "go test"
+runtests
+
+step "go test -race"
+runtests -race
+
+step "ok in $((SECONDS - start)) s"

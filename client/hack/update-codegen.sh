@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Regenerates everything generated in the client module, from the API types of package
+# instancetype (github.com/amlarc-go/instancetypes/instancetype):
+#
+#   manifests/crd/       the CRD, by controller-gen v0.23.0 from the kubebuilder markers
+#   manifests/policy/    the ValidatingAdmissionPolicy and binding, by hack/tools/genvap
+#   applyconfiguration/  apply configurations (applyconfiguration-gen, with the OpenAPI
+#                        schema the API server publishes for the CRD, hack/tools/crdopenapi)
+#   clientset/           the typed clientset and its fake (client-gen)
+#   listers/, informers/ listers and shared informers (lister-gen, informer-gen)
+#
+# The generators are those of k8s.io/code-generator v0.37.2 and controller-tools v0.23.0,
+# pinned in hack/tools/go.mod, not in the library's or the client module's go.mod.
+#
+# Usage: hack/update-codegen.sh [OUTPUT_DIR]
+# OUTPUT_DIR defaults to the client module itself; hack/verify-codegen.sh passes a
+# temporary directory and compares. Needs only Go; modules come from the Go module proxy.
+set -euo pipefail
+
+client=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$client/.." && pwd)
+out=$(mkdir -p "${1:-$client}" && cd "${1:-$client}" && pwd)
+mod=github.com/amlarc-go/instancetypes/client
+apis=$mod/apis/amlarc/v1alpha1
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bin=$work/bin
+header=$client/hack/boilerplate.go.txt
+
+# The generators, built from the tools module (cached by the go command after the first run).
+(cd "$client/hack/tools" && go build -o "$bin/" \
+	k8s.io/code-generator/cmd/applyconfiguration-gen \
+	k8s.io/code-generator/cmd/client-gen \
+	k8s.io/code-generator/cmd/lister-gen \
+	k8s.io/code-generator/cmd/informer-gen \
+	sigs.k8s.io/controller-tools/cmd/controller-gen \
+	./crdopenapi ./genvap)
+
+# 1. The CRD, from the markers of package instancetype.
+rm -rf "$out/manifests/crd" && mkdir -p "$out/manifests/crd"
+(cd "$client" && "$bin/controller-gen" crd:crdVersions=v1 \
+	paths=github.com/amlarc-go/instancetypes/instancetype \
+	output:crd:artifacts:config="$out/manifests/crd")
+crd=$out/manifests/crd/amlarc.azureml.com_instancetypes.yaml
+
+# 2. The admission policy, from the CRD's rules, plus one the CRD cannot afford: label values
+# (R4). A per-value check of a map whose values have no length bound is estimated far over
+# the CRD's CEL cost budget; a policy has no such static budget.
+rm -rf "$out/manifests/policy" && mkdir -p "$out/manifests/policy"
+"$bin/genvap" -crd "$crd" \
+	-rule "spec.nodeSelector|self.all(k, !format.labelValue().validate(self[k]).hasValue())|values must be label values: empty, or at most 63 letters, digits, '-', '_' and '.' that start and end with a letter or digit" \
+	>"$out/manifests/policy/instancetypes.amlarc.azureml.com.yaml"
+
+# 3. Client code. Kubernetes' generators want API types at apis/GROUP/VERSION, while the
+# types live in package instancetype, which apis/amlarc/v1alpha1 aliases. So the generators
+# read a scratch module in which apis/amlarc/v1alpha1 holds a copy of the types' source;
+# the code they write refers to $apis, which in the client module is the alias package.
+scratch=$work/src
+mkdir -p "$scratch/apis/amlarc/v1alpha1"
+cp "$client/go.mod" "$client/go.sum" "$scratch/"
+(cd "$scratch" && go mod edit -replace "github.com/amlarc-go/instancetypes=$root")
+for f in "$root"/instancetype/*.go; do
+	case $f in *_test.go) continue ;; esac
+	sed 's/^package instancetype$/package v1alpha1/' "$f" >"$scratch/apis/amlarc/v1alpha1/$(basename "$f")"
+done
+
+"$bin/crdopenapi" -crd "$crd" -version v1alpha1 -go-package "$apis" \
+	-type-package github.com/amlarc-go/instancetypes/instancetype >"$work/openapi.json"
+
+rm -rf "$out/applyconfiguration" "$out/clientset" "$out/listers" "$out/informers"
+cd "$scratch"
+"$bin/applyconfiguration-gen" --go-header-file "$header" \
+	--output-dir "$out/applyconfiguration" --output-pkg "$mod/applyconfiguration" \
+	--openapi-schema "$work/openapi.json" \
+	"$apis"
+"$bin/client-gen" --go-header-file "$header" \
+	--output-dir "$out/clientset" --output-pkg "$mod/clientset" \
+	--clientset-name versioned \
+	--apply-configuration-package "$mod/applyconfiguration" \
+	--input-base "$mod/apis" --input amlarc/v1alpha1
+"$bin/lister-gen" --go-header-file "$header" \
+	--output-dir "$out/listers" --output-pkg "$mod/listers" \
+	"$apis"
+"$bin/informer-gen" --go-header-file "$header" \
+	--output-dir "$out/informers" --output-pkg "$mod/informers" \
+	--versioned-clientset-package "$mod/clientset/versioned" \
+	--listers-package "$mod/listers" \
+	"$apis"
