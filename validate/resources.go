@@ -2,6 +2,7 @@ package validate
 
 import (
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -119,6 +120,9 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 	switch problem {
 	case rules.Invalid:
 		return append(errs, field.Invalid(l.key(s), bad, invalidAmountDetail(a, c)))
+	case rules.Spaced:
+		return append(errs, field.Invalid(l.key(s), bad, "must not have white space around it: the API server's schema for instance types refuses it; write "+
+			clip.Quote(strings.TrimSpace(a.String()))))
 	case rules.NotPositive:
 		return append(errs, field.Invalid(l.key(s), bad, "must be greater than zero"))
 	case rules.Negative:

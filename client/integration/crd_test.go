@@ -49,15 +49,19 @@ func TestCRDInstalled(t *testing.T) {
 // one), its name and JSON as kubectl would send it.
 func instanceTypeDocs(t *testing.T, fsys fs.FS) map[string][]byte {
 	t.Helper()
-	files, err := manifest.ParseFS(fsys, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]byte{}
-	for _, f := range files {
+	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !manifest.IsManifestName(p) {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		f := manifest.Parse(p, data)
 		for _, d := range f.Documents {
-			for _, it := range d.InstanceTypes {
-				it = it.DeepCopy()
+			for _, item := range d.InstanceTypes {
+				it := item.Object.DeepCopy()
 				it.APIVersion, it.Kind = "amlarc.azureml.com/v1alpha1", "InstanceType"
 				raw, err := json.Marshal(it)
 				if err != nil {
@@ -66,6 +70,10 @@ func instanceTypeDocs(t *testing.T, fsys fs.FS) map[string][]byte {
 				out[f.Name+":"+it.Name] = raw
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

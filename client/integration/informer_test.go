@@ -21,11 +21,11 @@ import (
 // returns its instance type, whether it is the built-in one, and its cpu limit ("" when
 // it does not resolve). It is the one place these tests call Store.Resolve.
 func resolveLimits(s *resolve.Store, name string) string {
-	p, errs := s.Resolve(&resolve.Workload{Kind: resolve.Deployment, Name: "probe", InstanceType: name}, nil, nil)
+	p, errs := s.Resolve(&resolve.Workload{Kind: resolve.Deployment, Name: "probe", InstanceType: name}, nil, resolve.Options{})
 	if len(errs) > 0 {
 		return "unresolved"
 	}
-	return fmt.Sprintf("%s builtin=%v cpu=%s", p.InstanceType, p.BuiltIn, p.Limits[instancetype.ResourceCPU].String())
+	return fmt.Sprintf("%s builtin=%v cpu=%s", p.InstanceType, p.BuiltIn, p.Limit(instancetype.ResourceCPU).String())
 }
 
 // TestInformersKeepStoreInStep: a typed informer (the generated one) and a dynamic

@@ -35,7 +35,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
@@ -127,11 +126,17 @@ func (h *Handler) Review(req *admissionv1.AdmissionRequest) *admissionv1.Admissi
 	default:
 		return &admissionv1.AdmissionResponse{Allowed: true}
 	}
-	it, errs, bad := decodeObject(req.Object.Raw)
+	d, bad := decodeObject(req.Object.Raw)
 	if bad != nil {
 		return deny(bad)
 	}
-	errs = append(errs, validate.InstanceType(it, nil, h.Options)...)
+	it := d.InstanceTypes[0].Object
+	errs := d.Errors
+	for _, e := range validate.InstanceType(it, nil, h.Options) {
+		if !d.Refused(e.Field) { // decoding has said it: a value of the wrong type
+			errs = append(errs, e)
+		}
+	}
 	if len(errs) > 0 {
 		return deny(apierrors.NewInvalid(GroupKind, it.Name, errs))
 	}
@@ -139,21 +144,21 @@ func (h *Handler) Review(req *admissionv1.AdmissionRequest) *admissionv1.Admissi
 }
 
 // decodeObject decodes the InstanceType of a request strictly, with package manifest. It
-// returns the object and the findings of decoding it, or, for something that is no
-// InstanceType at all (no object, a syntax error, another kind), a Bad Request.
-func decodeObject(raw []byte) (*instancetype.InstanceType, field.ErrorList, *apierrors.StatusError) {
+// returns the document (its one instance type and the findings of decoding it), or, for
+// something that is no InstanceType at all (no object, a syntax error, another kind), a
+// Bad Request.
+func decodeObject(raw []byte) (*manifest.Document, *apierrors.StatusError) {
 	if len(raw) == 0 {
-		return nil, nil, apierrors.NewBadRequest("the admission request has no object")
+		return nil, apierrors.NewBadRequest("the admission request has no object")
 	}
 	f := manifest.Parse("object", raw)
 	if len(f.Errors) > 0 {
-		return nil, nil, apierrors.NewBadRequest("decoding the object: " + f.Errors[0].Message())
+		return nil, apierrors.NewBadRequest("decoding the object: " + f.Errors[0].Message())
 	}
 	if len(f.Documents) != 1 || f.Documents[0].Kind != manifest.KindInstanceType || len(f.Documents[0].InstanceTypes) != 1 {
-		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("the object is not an %s %s", instancetype.APIVersion, instancetype.Kind))
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the object is not an %s %s", instancetype.APIVersion, instancetype.Kind))
 	}
-	d := f.Documents[0]
-	return d.InstanceTypes[0], d.Errors, nil
+	return f.Documents[0], nil
 }
 
 // deny returns a response that refuses the request with err's Status.

@@ -70,6 +70,7 @@ const (
 	BadName                    // the name is of class BadExtended
 	Unset                      // missing or null
 	Invalid                    // text that is not a quantity, "" included
+	Spaced                     // a quantity with white space around it (" 2Gi")
 	NotPositive                // cpu or memory of zero or less
 	Negative                   // an extended resource below zero
 	Fractional                 // an extended resource that is not a whole number
@@ -89,6 +90,10 @@ func Check(name instancetype.ResourceName, a instancetype.Amount) Problem {
 		return Unset
 	case !a.IsValid():
 		return Invalid
+	case strings.TrimSpace(a.String()) != a.String():
+		// Kubernetes' own types read " 2Gi" as 2Gi, but a CRD's schema and CEL's
+		// quantity() refuse it.
+		return Spaced
 	}
 	q, _ := a.Quantity()
 	switch {

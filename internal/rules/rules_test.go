@@ -74,6 +74,8 @@ func TestCheck(t *testing.T) {
 		{"nvidia.com/gpu", instancetype.Amount{}, Unset},
 		{"cpu", instancetype.ParseAmount(""), Invalid},
 		{"memory", instancetype.ParseAmount("2Gx"), Invalid},
+		{"memory", instancetype.AmountFromString(" 2Gi"), Spaced},
+		{"cpu", instancetype.AmountFromString("1\n"), Spaced},
 		{"cpu", instancetype.MustParseAmount("0"), NotPositive},
 		{"memory", instancetype.MustParseAmount("-1"), NotPositive},
 		{"nvidia.com/gpu", instancetype.MustParseAmount("-1"), Negative},

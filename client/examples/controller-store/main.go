@@ -42,7 +42,7 @@ import (
 	"github.com/amlarc-go/instancetypes/client/informers/externalversions"
 	"github.com/amlarc-go/instancetypes/examples"
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
@@ -169,7 +169,7 @@ func work(store *resolve.Store, workloads []workload) error {
 	for range rounds {
 		catalog := store.Catalog()
 		for _, wl := range workloads {
-			if _, errs := resolve.Resolve(catalog, wl.Workload, nil, nil); len(errs) > 0 {
+			if _, errs := resolve.Resolve(catalog, wl.Workload, nil, resolve.Options{}); len(errs) > 0 {
 				return fmt.Errorf("%s: %v", wl.label, errs.ToAggregate())
 			}
 		}
@@ -182,7 +182,7 @@ func print(w io.Writer, catalog *resolve.Catalog, workloads []workload) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "WORKLOAD\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS")
 	for _, wl := range workloads {
-		p, errs := resolve.Resolve(catalog, wl.Workload, nil, nil)
+		p, errs := resolve.Resolve(catalog, wl.Workload, nil, resolve.Options{})
 		if len(errs) > 0 {
 			fmt.Fprintf(tw, "%s\t%s\t%v\t\t\n", wl.label, p.InstanceType, errs.ToAggregate())
 			continue
@@ -191,29 +191,29 @@ func print(w io.Writer, catalog *resolve.Catalog, workloads []workload) error {
 		if p.BuiltIn {
 			name += " (built-in)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", wl.label, name, selector(p.NodeSelector), resources(p.Requests), resources(p.Limits))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", wl.label, name, selector(p.NodeSelector()), resources(p.Requests()), resources(p.Limits()))
 	}
 	return tw.Flush()
 }
 
 // load returns the instance types and the workloads of the source document's manifests.
 func load() ([]*instancetype.InstanceType, []workload, error) {
-	files, err := manifest.ParseFS(examples.Manifests, ".")
+	r, err := lint.Run([]lint.Input{lint.FS(examples.Manifests, ".")}, lint.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(r.Findings) > 0 {
+		return nil, nil, fmt.Errorf("%v", r.Findings[0])
+	}
 	var types []*instancetype.InstanceType
+	for it := range r.Catalog.All() {
+		if !r.Catalog.IsBuiltIn(it.Name) {
+			types = append(types, it)
+		}
+	}
 	var workloads []workload
-	for _, f := range files {
-		if findings := f.Findings(); len(findings) > 0 {
-			return nil, nil, fmt.Errorf("%v", findings[0])
-		}
-		for _, d := range f.Documents {
-			types = append(types, d.InstanceTypes...)
-			if d.Workload != nil {
-				workloads = append(workloads, workload{d.File, d.Workload})
-			}
-		}
+	for _, p := range r.Placements {
+		workloads = append(workloads, workload{p.File, p.Workload})
 	}
 	return types, workloads, nil
 }

@@ -20,7 +20,7 @@ import (
 
 const want = `WORKLOAD                   INSTANCE TYPE                   NODE SELECTOR         REQUESTS                LIMITS
 deployment.yaml            myinstancetypename              mylabel=mylabelvalue  cpu=700m memory=1500Mi  cpu=1 memory=2Gi nvidia.com/gpu=1
-deployment_resources.yaml  cpusmall                        -                     cpu=0.1 memory=0.2Gi    cpu=0.2 memory=0.5Gi
+deployment_resources.yaml  cpusmall                        -                     cpu=0.1 memory=0.2Gi    cpu=0.2 memory=0.5Gi nvidia.com/gpu=0
 job.yaml                   myinstancetypename              mylabel=mylabelvalue  cpu=700m memory=1500Mi  cpu=1 memory=2Gi nvidia.com/gpu=1
 job train-small            cpusmall                        -                     cpu=100m memory=100Mi   cpu=2 memory=2Gi nvidia.com/gpu=0
 deployment green           defaultinstancetype (built-in)  -                     cpu=100m memory=2Gi     cpu=2 memory=2Gi
@@ -43,7 +43,7 @@ func TestRun(t *testing.T) {
 // instance types, unchanged: cpusmall with its own limits, the custom default.
 const clusterWant = `WORKLOAD                   INSTANCE TYPE        NODE SELECTOR         REQUESTS                LIMITS
 deployment.yaml            myinstancetypename   mylabel=mylabelvalue  cpu=700m memory=1500Mi  cpu=1 memory=2Gi nvidia.com/gpu=1
-deployment_resources.yaml  cpusmall             -                     cpu=0.1 memory=0.2Gi    cpu=0.2 memory=0.5Gi
+deployment_resources.yaml  cpusmall             -                     cpu=0.1 memory=0.2Gi    cpu=0.2 memory=0.5Gi nvidia.com/gpu=0
 job.yaml                   myinstancetypename   mylabel=mylabelvalue  cpu=700m memory=1500Mi  cpu=1 memory=2Gi nvidia.com/gpu=1
 job train-small            cpusmall             -                     cpu=100m memory=100Mi   cpu=1 memory=1Gi nvidia.com/gpu=0
 deployment green           defaultinstancetype  -                     cpu=1 memory=1Gi        cpu=1 memory=1Gi nvidia.com/gpu=0
