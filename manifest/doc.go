@@ -1,52 +1,102 @@
-// Package manifest reads YAML and JSON manifests into instance types and Azure ML
-// workloads, keeping the source position of every node so that any later finding can name
-// its file, line and field path.
+// Package manifest reads YAML and JSON manifests into instance types, Azure ML workloads
+// and Kubernetes nodes, as kubectl reads them, keeping the source position of every node
+// so that any later finding can name its file, line and field path.
+//
+// # Reading as kubectl reads
+//
+// What this package reads of a document is what kubectl sends to the API server for it,
+// and a test holds it to that: the JSON value of every document equals what
+// sigs.k8s.io/yaml.YAMLToJSON makes of the document as kubectl's reader cuts it (or
+// encoding/json, for a JSON file), or both refuse it.
+//
+//   - Documents are cut as kubectl cuts them: at each line that begins with "---". A line
+//     that begins with "---" followed by anything but a comment is a SyntaxError (kubectl
+//     reads no further; here the next document is read). A syntax error ends its own
+//     document only.
+//   - Scalars are typed by the rules of YAML 1.1: yes, no, on, off, y, n (in three cases)
+//     are booleans; 010 is octal 8, 0x1F and 0b101 are numbers, 1_000 is 1000, .5 a float;
+//     ~ and null are null; 2001-12-14 stays a string. A quantity written as a number is the
+//     JSON number kubectl sends (010 is "8", 1e3 is "1000"). A label value, a name or any
+//     string field written as something else is a finding that says how kubectl reads it
+//     and how to quote it.
+//   - Merge keys (<<) are applied as kubectl's reader applies them: in order, so that keys
+//     written after a merge win over the keys it brings, and keys written before it lose;
+//     in <<: [*a, *b] the earlier mapping wins; a merge inside a merged mapping is followed.
+//     A mapping with two merge keys is a finding (both apply, the later winning).
+//   - Anchors are per document: an alias to an anchor of an earlier document is a syntax
+//     error ("unknown anchor"), as kubectl finds it; an alias into the node that holds it
+//     is a finding.
+//   - A file whose first character other than white space is "{" is read by JSON rules, as
+//     a stream of JSON objects (every escape decoded, \/ and surrogate pairs included),
+//     with the position of every value; when its first or second value is no object,
+//     kubectl reads the rest as YAML, and so does this.
+//   - A key set twice: the last value is in effect, as kubectl reads it, and the second is
+//     a finding. A null key, a list as a key, or a value kubectl cannot send (.inf, .nan, a
+//     !!int that is no integer) is a finding: kubectl refuses the document.
+//
+// Where this package differs, it reports something kubectl accepts silently: duplicate
+// keys, two merge keys, and the limits below; and go.yaml.in/yaml/v3, which gives the
+// positions, refuses some malformed text that kubectl's older YAML parser reads.
 //
 // # Documents
 //
-// A file holds one or more YAML documents (JSON is read as YAML). Each document is
-// recognised by its content:
+// Each document is recognised by its content ([Kind]); anything else is skipped, with why
+// ([File.Skipped]):
 //
-//   - kind InstanceType or InstanceTypeList: decoded into the types of package
-//     instancetype. Their apiVersion must be amlarc.azureml.com/v1alpha1; a document of
-//     group amlarc.azureml.com with another kind is a finding.
-//   - an Azure ML online deployment: a $schema ending in
-//     kubernetesOnlineDeployment.schema.json, or, with no $schema, an endpoint_name field.
-//   - an Azure ML command job: a $schema ending in commandJob.schema.json, or, with no
-//     $schema, a command field.
+//   - kind InstanceType or InstanceTypeList (apiVersion amlarc.azureml.com/v1alpha1);
+//     another kind of that group is a finding. A v1 List, as kubectl get -o yaml prints
+//     one: its InstanceType items are read (at items[i]), its Nodes too; other items are
+//     skipped.
+//   - Azure ML files, by $schema (the schema's file name, whatever the host and version
+//     path) or, without one, by shape:
+//     a Kubernetes online deployment (kubernetesOnlineDeployment, or type: kubernetes, or
+//     an endpoint_name without a managed or batch marker); a command job on a compute
+//     target (commandJob, or command with compute); a sweep job (its top-level
+//     resources.instance_type); a pipeline job (pipelineJob, type: pipeline, or jobs):
+//     each step under jobs that names resources.instance_type, on its own compute or the
+//     pipeline's settings.default_compute, is a workload at jobs.NAME; and the older forms
+//     of the AML-Kubernetes documents, a job with compute: {target, instance_type} and an
+//     online endpoint with inline deployments (at deployments[i]), each with a note naming
+//     today's form.
+//   - Skipped: managed online deployments (managedOnlineDeployment, type: managed, or an
+//     instance_type that is an Azure VM size such as Standard_F2s_v2 with no Kubernetes
+//     marker), batch deployments (batchDeployment, or keys only they have:
+//     mini_batch_size, output_action, retry_settings, …), serverless jobs and pipeline
+//     steps (no compute: their instance_type is a VM size), jobs run locally, components,
+//     endpoints without deployments, Nodes (read only by a caller that wants them), every
+//     other Kubernetes object, and files that hold Go template actions ({{ .Values.x }}, a
+//     Helm chart's templates).
 //
-// Anything else (a Service, an apps/v1 Deployment, another Azure ML schema, an empty
-// document) is skipped without complaint.
+// Only the fields a check needs are decoded. Instance types are decoded strictly: an
+// unknown field is a finding of type UnknownField (unknown field "status"), as
+// apimachinery's strict decoding reports it, with the known fields taken from the Go
+// types' JSON names; a value of the wrong type is a finding at its path, and decoding
+// goes on, so every problem is reported at once. Of a workload, its name, instance_type,
+// model.type and resources are decoded (a deployment's resources strictly; a job's
+// resources hold no requests or limits); the rest is checked for duplicate keys and for
+// what kubectl would refuse. Of a Node, its name, labels, spec.unschedulable, spec.taints
+// and status.allocatable.
 //
-// # Strictness
+// # Memory
 //
-// Instance types are decoded strictly: an unknown field, a duplicate key, a value of the
-// wrong type (a label value written as true, a spec written as a list) is a finding at its
-// field path, and decoding goes on, so every problem is reported at once. Quantities may be
-// written as strings or as YAML numbers (cpu: 1), as Kubernetes accepts them; null means
-// unset. Only the fields of a workload this package needs are read (name, instance_type,
-// model.type, resources); the resources section of a deployment is read strictly, the rest
-// of the document is checked for duplicate keys only.
-//
-// Scalars are resolved by YAML 1.2 rules (go.yaml.in/yaml/v3): yes, no, on and off are
-// strings and 010 is ten, where kubectl's YAML 1.1 reader would see booleans and eight.
-// Anchors, aliases and merge keys (<<) are followed.
+// [Parse] keeps every document's node tree, so that [Document.Position] places any path.
+// [Scan] holds one document's tree at a time, and a long list's items a few hundred at a
+// time: it hands each document (a long list in parts) to a function while its tree is
+// alive, then releases the tree, keeping only the positions later checks ask for.
 //
 // # Limits
 //
-// Hostile input yields findings, never a panic, a hang or unbounded memory: a file may
-// hold at most [MaxFileSize] bytes and [MaxNodes] nodes (counted before parsing, as the
-// YAML reader's tree costs about 200 bytes a node), a scalar at most [MaxScalarSize]
-// bytes; nesting is limited to 10,000 levels by the YAML reader and to [MaxDepth] once
-// aliases are followed (which catches an alias to a node that contains it); and aliases may
-// grow a document at most [MaxAliasGrowth]-fold (which defuses alias bombs). Invalid UTF-8
-// and control characters are reported at their line.
+// Hostile input yields findings of type InputLimit, never a panic, a hang or unbounded
+// memory: a file may hold at most [MaxFileSize] bytes; a document at most [MaxNodes]
+// nodes (bounded before parsing by counting the bytes that can begin a node), and aliases
+// may grow it at most [MaxAliasGrowth]-fold; nesting is limited to [MaxDepth] levels once
+// aliases are followed; a scalar may be [MaxScalarSize] bytes long.
 //
 // # Positions
 //
 // Findings are [k8s.io/apimachinery/pkg/util/validation/field] errors whose paths are in
 // apimachinery's notation, relative to the document: metadata.name,
-// items[1].spec.resources.limits[nvidia.com/gpu], resources.instance_type.
+// items[1].spec.resources.limits[nvidia.com/gpu], jobs.train.resources.instance_type.
 // [Document.Position] maps such a path back to the line and column of its node in the
 // file, or of its nearest existing parent when the node is missing (a required field).
 package manifest
