@@ -13,30 +13,25 @@
 //   - validate: every documented rule, as field.ErrorLists with precise paths.
 //   - resolve: the catalog of instance types with its built-in default, and what a
 //     workload really gets: instance type, merged node selector, requests and limits.
-//   - manifest: YAML and JSON files into objects, with the line of every field.
+//   - fit: whether a placement fits some node of the cluster, and why not.
+//   - manifest: YAML and JSON files read as kubectl reads them, with the line of every
+//     field; Azure ML workloads recognised by their shape.
+//   - lint: one call from files to the report the command prints.
 //   - cmd/instancetype: the command-line tool (validate, resolve, list).
 //
-// An end-to-end use, from files to findings and placements:
+// The client-go side (typed clients, informers, the CRD, an admission webhook) is the
+// nested module github.com/amlarc-go/instancetypes/client.
 //
-//	files, _ := manifest.ParseFS(os.DirFS("examples"), ".")
-//	var types []*instancetype.InstanceType
-//	for _, f := range files {
-//		for _, d := range f.Documents {
-//			types = append(types, d.InstanceTypes...)
-//		}
+// From files to findings and placements, as the command does:
+//
+//	report, err := lint.Run([]lint.Input{lint.Path("manifests/")}, lint.Options{})
+//	if err != nil {
+//		return err // a path that does not exist, a directory without manifests
 //	}
-//	catalog := resolve.NewCatalog(types...)
-//	for _, f := range files {
-//		for _, d := range f.Documents {
-//			for i, it := range d.InstanceTypes {
-//				for _, e := range d.Locate(validate.InstanceType(it, d.ItemPath(i), validate.Options{})) {
-//					fmt.Println(e) // FILE:LINE: FIELD: MESSAGE
-//				}
-//			}
-//			if w := d.Workload; w != nil {
-//				p, errs := resolve.Resolve(catalog, w, nil, nil)
-//				fmt.Println(p.InstanceType, p.NodeSelector, len(errs))
-//			}
-//		}
+//	for _, f := range report.Findings {
+//		fmt.Println(f) // FILE:LINE: FIELD: MESSAGE
+//	}
+//	for _, p := range report.Placements {
+//		fmt.Println(p.File, p.Name, p.InstanceType, p.NodeSelector(), p.Limits(), p.Resolved)
 //	}
 package instancetypes
