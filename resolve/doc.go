@@ -6,8 +6,10 @@
 // instance type of that name overrides it (R5). [Resolve] turns a [Workload] — a training
 // job or an online deployment, as package manifest decodes it — plus the extension's own
 // nodeSelector ([Options]) into a [Placement], or into the field errors that prevent one. A [Store]
-// holds the catalog of a controller, fed by informer events, and publishes copy-on-write
-// snapshots that any number of goroutines resolve against without locking.
+// holds the catalog of a controller, fed by informer events (typed instance types, or the
+// *unstructured.Unstructured objects of a dynamic informer; what it cannot use it counts,
+// [Store.Dropped], and reports to a hook, [Store.SetDropHandler]), and publishes
+// copy-on-write snapshots that any number of goroutines resolve against without locking.
 //
 // # Rules of resolution
 //
