@@ -1036,3 +1036,107 @@ func TestIsManifestName(t *testing.T) {
 		}
 	}
 }
+
+// A file whose first character other than white space is "{" is read as kubectl reads it:
+// a stream of JSON values, by JSON rules, or, when its first value (or second) is not a
+// JSON object, as YAML.
+func TestJSONStream(t *testing.T) {
+	f := manifest.Parse("j.json", []byte(` 
+{"apiVersion": "amlarc.azureml.com\/v1alpha1", "kind": "InstanceType",
+ "metadata": {"name": "j\u00e9", "labels": {"pair": "\ud83d\ude00", "lone": "\ud83d", "tab": "a\tb"}},
+ "spec": {"resources": {"requests": {"cpu": 1.50, "memory": 1e3}}}}
+{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "second"}}`))
+	if fs := f.Findings(); len(fs) != 0 {
+		t.Errorf("findings:%s; want none", messages(fs))
+	}
+	if len(f.Documents) != 2 || f.Count != 2 {
+		t.Fatalf("%d documents of %d; want 2", len(f.Documents), f.Count)
+	}
+	first := f.Documents[0].InstanceTypes[0].Object
+	if first.APIVersion != instancetype.APIVersion || first.Name != "jé" {
+		t.Errorf("apiVersion %q, name %q; want escapes decoded", first.APIVersion, first.Name)
+	}
+	if want := map[string]string{"pair": "😀", "lone": "\uFFFD", "tab": "a\tb"}; !reflect.DeepEqual(first.Labels, want) {
+		t.Errorf("labels = %q; want %q", first.Labels, want)
+	}
+	// Numbers are sent as written: JSON has no YAML 1.1.
+	if got, want := amounts(first.Spec.Resources.Requests), map[string]string{"cpu": "1.50", "memory": "1e3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("requests = %v; want %v", got, want)
+	}
+	if d := f.Documents[1]; d.Line != 5 || d.Index != 1 || d.Position("metadata.name") != (manifest.Position{Line: 5, Column: 84}) {
+		t.Errorf("second document on line %d, index %d, name at %v; want line 5, index 1, {5 84}", d.Line, d.Index, d.Position("metadata.name"))
+	}
+	if d := f.Documents[0]; d.Position("spec.resources.requests[memory]") != (manifest.Position{Line: 4, Column: 51}) {
+		t.Errorf("Position(spec.resources.requests[memory]) = %v; want {4 51}", d.Position("spec.resources.requests[memory]"))
+	}
+
+	tests := []struct {
+		name, src string
+		docs      int // documents recognised
+		skipped   int
+		want      []loc
+	}{
+		{"YAML flow in braces", "{apiVersion: amlarc.azureml.com/v1alpha1, kind: InstanceType, metadata: {name: yaml, x: 1}}\n", 1, 0, []loc{{1, "metadata.x", "UnknownField"}}},
+		{"a second value not an object: the rest is YAML", typeJSON + "\n[1]\n---\n" + typeHeader + "metadata: {name: b}\n", 2, 1, nil},
+		{"a JSON syntax error in the first value: YAML reads it", `{"a": 1,}`, 0, 1, nil},
+		{"a JSON syntax error in the first value, YAML fails too", `{"a": [}`, 0, 0, []loc{{1, "", "SyntaxError"}}},
+		{"the third value is not an object", typeJSON + "\n" + typeJSON + "\n[1]\n", 2, 0, []loc{{3, "", "SyntaxError"}}},
+		// 010 is no JSON: kubectl reads the file as YAML, where it is 8.
+		{"octal is no JSON", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "spec": {"resources": {"limits": {"cpu": 010}}}}`, 1, 0, nil},
+		{"YAML 1.1 is no JSON: yes is a string", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a", "labels": {"a": "yes"}}}`, 1, 0, nil},
+	}
+	for _, tt := range tests {
+		f := manifest.Parse("j.json", []byte(tt.src))
+		if got := locs(f.Findings()); len(f.Documents) != tt.docs || len(f.Skipped) != tt.skipped || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Parse(%q) = %d documents, %d skipped, findings %v; want %d, %d, %v%s", tt.name, tt.src, len(f.Documents), len(f.Skipped), got, tt.docs, tt.skipped, tt.want, messages(f.Findings()))
+		}
+	}
+}
+
+func TestJSONFallbackReadsYAML11(t *testing.T) {
+	src := `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "spec": {"resources": {"limits": {"cpu": 010}}}}`
+	d := oneDocument(t, manifest.Parse("j.json", []byte(src)))
+	if got := d.InstanceTypes[0].Object.Spec.Resources.Limits["cpu"].String(); got != "8" {
+		t.Errorf("Parse(%q) cpu = %q; want 8: kubectl falls back to YAML, where 010 is octal", src, got)
+	}
+}
+
+// typeJSON is an InstanceType in JSON, on one line.
+const typeJSON = `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}}`
+
+// Documents are cut as kubectl cuts them: at lines that start with "---".
+func TestDocumentsCutAsKubectl(t *testing.T) {
+	tests := []struct {
+		name   string
+		src    string
+		names  []string // of the instance types read, in order
+		errors []loc
+	}{
+		{"separators with comments", typeHeader + "metadata: {name: a}\n--- # the second\n" + typeHeader + "metadata: {name: b}\n---\n---\n# only a comment\n", []string{"a", "b"}, nil},
+		{"an indented --- is no separator", typeHeader + "metadata:\n  name: a\n  labels: {x: y}\n ---\n", nil, []loc{{6, "", "SyntaxError"}}},
+		{"--- inside a block scalar ends the document, as kubectl cuts it", typeHeader + "metadata:\n  name: a\n  annotations:\n    text: |\n---\n" + typeHeader + "metadata: {name: b}\n", []string{"a", "b"}, nil},
+		{"text after --- is refused, and the rest read", typeHeader + "metadata: {name: a}\n--- b\n" + typeHeader + "metadata: {name: b}\n", []string{"a", "b"}, []loc{{4, "", "SyntaxError"}}},
+		{"----", typeHeader + "metadata: {name: a}\n----\n" + typeHeader + "metadata: {name: b}\n", []string{"a", "b"}, []loc{{4, "", "SyntaxError"}}},
+		{"CRLF line breaks", strings.ReplaceAll(typeHeader+"metadata: {name: a}\n---\n"+typeHeader+"metadata:\n  name: b\n", "\n", "\r\n"), []string{"a", "b"}, nil},
+		{"a document end marker", typeHeader + "metadata: {name: a}\n...\n---\n" + typeHeader + "metadata: {name: b}\n", []string{"a", "b"}, nil},
+		{"a syntax error ends its document only", typeHeader + "metadata: {name: a}\n---\na: [\n---\n" + typeHeader + "metadata: {name: b}\n", []string{"a", "b"}, []loc{{6, "", "SyntaxError"}}},
+		{"anchors are local to their document", typeHeader + "metadata: {name: &n a}\n---\n" + typeHeader + "metadata: {name: *n}\n---\n" + typeHeader + "metadata: {name: c}\n", []string{"a", "c"}, []loc{{5, "", "SyntaxError"}}},
+	}
+	for _, tt := range tests {
+		f := manifest.Parse("d.yaml", []byte(tt.src))
+		var names []string
+		for _, d := range f.Documents {
+			for _, it := range d.InstanceTypes {
+				names = append(names, it.Object.Name)
+			}
+		}
+		if got := locs(f.Findings()); !slices.Equal(names, tt.names) || !slices.Equal(got, tt.errors) {
+			t.Errorf("%s: Parse(%q) = %q, findings %v; want %q, %v%s", tt.name, tt.src, names, got, tt.names, tt.errors, messages(f.Findings()))
+		}
+	}
+	// CRLF: positions count lines as kubectl's reader does.
+	f := manifest.Parse("d.yaml", []byte("apiVersion: amlarc.azureml.com/v1alpha1\r\nkind: InstanceType\r\nmetadata:\r\n  name: a\r\n  x: 1\r\n"))
+	if got := locs(f.Findings()); !slices.Equal(got, []loc{{5, "metadata.x", "UnknownField"}}) {
+		t.Errorf("CRLF: findings %v; want the unknown field on line 5", got)
+	}
+}
