@@ -267,3 +267,35 @@ func TestAliasedMistakesAreNotAmplified(t *testing.T) {
 		t.Errorf("%d bytes of input give %d findings, %d bytes", len(data), len(f.Findings()), total)
 	}
 }
+
+// A limit of the reader is an InputLimit finding, whichever document of a JSON stream meets
+// it.
+func TestJSONLimitIsAnInputLimit(t *testing.T) {
+	t.Parallel()
+	doc := `{"kind": "InstanceType"}` + "\n"
+	data := doc + doc + `{"kind": "InstanceType", "spec": [` + strings.Repeat("1,", manifest.MaxNodes) + "1]}"
+	f := manifest.Parse("big.json", []byte(data))
+	var got []string
+	for _, x := range f.Errors {
+		got = append(got, x.TypeName()+": "+x.Message())
+	}
+	if len(f.Errors) != 1 || f.Errors[0].Type != manifest.InputLimit {
+		knownBug(t, fmt.Sprintf("the node limit met in the third value of a JSON stream is a %q", got))
+		t.Errorf("errors %q; want one InputLimit", got)
+	}
+}
+
+// A finding of decoding repeats at most validate.MaxValueLen of a value, as validation's do:
+// a 60 KB label value must not make a 120 KB message.
+func TestDecodingFindingsClipValues(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"1." + strings.Repeat("1", 60000), `"` + strings.Repeat("x", 60000) + `"`} {
+		src := typeHeader + "metadata:\n  name: a\n  labels: {k: " + v + "}\n  " + strings.Repeat("u", 1000) + ": 1\n"
+		for _, x := range manifest.Parse("t.yaml", []byte(src)).Findings() {
+			if n := len(x.Message()); n > 2*1024 {
+				knownBug(t, fmt.Sprintf("findings of decoding do not clip the values they repeat: a message of %d bytes: %.120s", n, x.Message()))
+				t.Errorf("a message of %d bytes: %.120s", n, x.Message())
+			}
+		}
+	}
+}

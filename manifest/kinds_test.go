@@ -1,6 +1,7 @@
 package manifest_test
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -562,5 +563,53 @@ func TestUnrelatedKindsAreSkipped(t *testing.T) {
 	}
 	if _, err := lint.Run([]lint.Input{lint.FS(fsys, "missing.yaml")}, lint.Options{}); err == nil {
 		t.Error("lint.Run(missing.yaml): no error")
+	}
+}
+
+// A job that names its instance type both in today's form and in the older one: the name
+// in effect is reported where it is written.
+func TestJobNamingTwoInstanceTypes(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want string // the path of the name in effect
+		line int
+	}{
+		{"command: c\ncompute: {target: k, instance_type: a}\nresources: {instance_type: b}\n", "resources.instance_type", 3},
+		{"command: c\nresources: {instance_type: b}\ncompute: {target: k, instance_type: a}\n", "compute.instance_type", 3},
+	} {
+		d := oneDocument(t, manifest.Parse("j.yaml", []byte(tt.src)))
+		w := d.Workloads[0]
+		p := w.Object.InstanceTypePath(w.Path)
+		if p.String() != tt.want || d.Position(p.String()).Line != tt.line {
+			knownBug(t, fmt.Sprintf("Parse(%q): instance type %q reported at %s, line %d, where another is written", tt.src, w.Object.InstanceType, p, d.Position(p.String()).Line))
+			t.Errorf("Parse(%q): instance type %q at %s line %d; want %s line %d", tt.src, w.Object.InstanceType, p, d.Position(p.String()).Line, tt.want, tt.line)
+		}
+	}
+}
+
+// A recognised workload document whose workloads are written in the wrong shape checks
+// nothing: that must be a finding, not silence.
+func TestWorkloadSectionOfTheWrongShape(t *testing.T) {
+	for _, src := range []string{
+		"type: pipeline\nsettings: {default_compute: k}\njobs:\n- command: x\n  resources: {instance_type: small}\n",
+		"deployments:\n  blue: {instance_type: small}\n",
+	} {
+		f := manifest.Parse("w.yaml", []byte(src))
+		d := oneDocument(t, f)
+		if len(d.Workloads) == 0 && len(f.Findings()) == 0 {
+			knownBug(t, fmt.Sprintf("Parse(%q): a %s with no workloads and no finding", src, d.Kind))
+			t.Errorf("Parse(%q): a %s with no workloads and no finding", src, d.Kind)
+		}
+	}
+}
+
+// A file is skipped as a Helm template for its template actions; a comment that mentions
+// one does not make a manifest a template.
+func TestHelmTemplateInAComment(t *testing.T) {
+	src := "# rendered with: helm template {{ .Release.Name }}\n" + typeHeader + "metadata: {name: Bad_Name, x: 1}\n"
+	f := manifest.Parse("c.yaml", []byte(src))
+	if len(f.Documents) != 1 {
+		knownBug(t, fmt.Sprintf("a manifest with {{ }} in a comment is skipped whole, unchecked: %v", f.Skipped))
+		t.Errorf("Parse(%q): %d documents, skipped %v; want the InstanceType checked", src, len(f.Documents), f.Skipped)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -1138,5 +1139,48 @@ func TestDocumentsCutAsKubectl(t *testing.T) {
 	f := manifest.Parse("d.yaml", []byte("apiVersion: amlarc.azureml.com/v1alpha1\r\nkind: InstanceType\r\nmetadata:\r\n  name: a\r\n  x: 1\r\n"))
 	if got := locs(f.Findings()); !slices.Equal(got, []loc{{5, "metadata.x", "UnknownField"}}) {
 		t.Errorf("CRLF: findings %v; want the unknown field on line 5", got)
+	}
+}
+
+// An unknown field close to a known one gets a did-you-mean, as closestField's doc promises:
+// "equal but for case, or the only one within a small edit distance".
+func TestUnknownFieldSuggestions(t *testing.T) {
+	for _, tt := range []struct{ key, field, want string }{
+		{"Name", "metadata", "name"},
+		{"nodeselector", "spec", "nodeSelector"},
+		{"nodeSelectr", "spec", "nodeSelector"},
+		{"lables", "metadata", "labels"},
+		{"request", "spec.resources", "requests"},
+	} {
+		var src string
+		switch tt.field {
+		case "metadata":
+			src = typeHeader + "metadata: {name: a, " + tt.key + ": x}\n"
+		case "spec":
+			src = typeHeader + "metadata: {name: a}\nspec: {" + tt.key + ": {}}\n"
+		default:
+			src = typeHeader + "metadata: {name: a}\nspec: {resources: {" + tt.key + ": {}}}\n"
+		}
+		fs := manifest.Parse("t.yaml", []byte(src)).Findings()
+		if len(fs) != 1 || !strings.Contains(fs[0].Message(), `did you mean "`+tt.want+`"?`) {
+			if len(fs) == 1 && !strings.EqualFold(tt.key, tt.want) {
+				knownBug(t, "closestField suggests only keys equal but for case, not those within a small edit distance as its doc says: "+fs[0].Message())
+			}
+			t.Errorf("Parse(%s: %s) findings:%s; want one suggesting %q", tt.field, tt.key, messages(fs), tt.want)
+		}
+	}
+}
+
+// Messages of values read through encoding/json name the JSON type as a user knows it.
+func TestJSONTypeWording(t *testing.T) {
+	f := manifest.Parse("t.yaml", []byte(typeHeader+"metadata:\n  name: a\n  ownerReferences: [[1]]\n  managedFields: [{fieldsType: {}}]\n"))
+	for _, x := range f.Findings() {
+		if strings.Contains(x.Message(), " a array") || strings.Contains(x.Message(), " a object") {
+			knownBug(t, "jsonProblem says "+strconv.Quote(x.Message()))
+			t.Errorf("finding %s", x)
+		}
+	}
+	if len(f.Findings()) != 2 {
+		t.Errorf("findings:%s; want 2", messages(f.Findings()))
 	}
 }
