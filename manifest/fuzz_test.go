@@ -465,10 +465,48 @@ func FuzzValidate(f *testing.F) {
 		for _, e := range validate.NodeSelector(opts.NodeSelector, field.NewPath("nodeSelector")) {
 			checkValidationError(t, e)
 		}
+		checkObjects(t, data, r.Catalog, validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: strict})
 		if len(bugs) > 0 {
 			knownBug(t, "findings past the end of the file, or with field <nil>:\n"+strings.Join(bugs, "\n"))
 		}
 	})
+}
+
+// checkObjects validates each object of data by itself, as lint does, and checks that its
+// findings sit below its path, and that validating deep copies gives the same findings.
+func checkObjects(t *testing.T, data []byte, catalog *resolve.Catalog, opts validate.Options) {
+	t.Helper()
+	below := func(errs field.ErrorList, p *field.Path) {
+		t.Helper()
+		for _, e := range errs {
+			if p != nil && e.Field != p.String() && !strings.HasPrefix(e.Field, p.String()+".") && !strings.HasPrefix(e.Field, p.String()+"[") {
+				t.Errorf("finding at %s of the object at %s: %s", e.Field, p, e.Detail)
+			}
+		}
+	}
+	for _, d := range manifest.Parse(fuzzName, data).Documents {
+		for _, it := range d.InstanceTypes {
+			errs := validate.InstanceType(it.Object, it.Path, opts)
+			below(errs, it.Path)
+			if a, b := fmt.Sprint(errs), fmt.Sprint(validate.InstanceType(it.Object.DeepCopy(), it.Path, opts)); a != b {
+				t.Errorf("validating a deep copy: %s; the original: %s", b, a)
+			}
+		}
+		for _, w := range d.Workloads {
+			p, errs := validate.Resolve(catalog, w.Object, w.Path, opts)
+			below(errs, w.Path)
+			if p.Kind != w.Object.Kind || p.InstanceType == "" {
+				t.Errorf("placement %+v of workload %+v", p, w.Object)
+			}
+			c := *w.Object
+			if c.Resources != nil {
+				c.Resources = c.Resources.DeepCopy()
+			}
+			if _, again := validate.Resolve(catalog, &c, w.Path, opts); fmt.Sprint(again) != fmt.Sprint(errs) {
+				t.Errorf("validating a copy: %v; the original: %v", again, errs)
+			}
+		}
+	}
 }
 
 // maxDetailLen bounds a validation error's detail: validate cuts user text at
