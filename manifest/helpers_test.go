@@ -3,6 +3,12 @@ package manifest_test
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/manifest"
 )
 
 // bigList returns an InstanceTypeList of n valid items, each with a node selector,
@@ -22,4 +28,62 @@ func bigList(n int) []byte {
 `, i, i%7, 100+i%900, 256+i%1024, 1+i%8, 2+i%16, i%2)
 	}
 	return b.Bytes()
+}
+
+// loc is what a test expects of one finding: its line, its field path and its type as
+// machine-readable output names it (Finding.TypeName: "UnknownField", "SyntaxError",
+// "FieldValueInvalid", …).
+type loc struct {
+	line  int
+	field string
+	typ   string
+}
+
+func (l loc) String() string { return fmt.Sprintf("{%d %s %s}", l.line, l.field, l.typ) }
+
+// locs returns the line, field and type of each finding.
+func locs(fs []manifest.Finding) []loc {
+	out := make([]loc, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, loc{f.Line, f.Err.Field, f.TypeName()})
+	}
+	return out
+}
+
+// parse parses src, less its leading line break, as test.yaml.
+func parse(src string) *manifest.File {
+	return manifest.Parse("test.yaml", []byte(strings.TrimPrefix(src, "\n")))
+}
+
+// amounts renders a resource list as text, for comparing.
+func amounts(l instancetype.ResourceList) map[string]string {
+	out := map[string]string{}
+	for k, v := range l {
+		out[string(k)] = v.String()
+	}
+	return out
+}
+
+// messages renders findings one a line, as String does, for failure messages.
+func messages(fs []manifest.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString("\n\t")
+		b.WriteString(f.String())
+	}
+	return b.String()
+}
+
+// typeHeader is the first two lines of an InstanceType document.
+const typeHeader = "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\n"
+
+// knownBug skips a test of behaviour that is wrong today, saying why. Set MANIFEST_BUGS=1
+// to run such tests, and see them fail:
+//
+//	MANIFEST_BUGS=1 go test -run . ./manifest
+func knownBug(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv("MANIFEST_BUGS") == "" {
+		t.Skip("BUG: " + why)
+	}
 }

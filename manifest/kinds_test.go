@@ -1,0 +1,621 @@
+package manifest_test
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/amlarc-go/instancetypes/lint"
+	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/resolve"
+)
+
+// work is what a test expects of one workload item.
+type work struct {
+	path         string // Item.Path.String(): <nil>, jobs.prep, deployments[0]
+	line         int
+	kind         manifest.Kind // Item.Kind
+	wkind        resolve.WorkloadKind
+	name         string
+	instanceType string
+	legacy       bool // a Note is set
+}
+
+func works(items []manifest.Item[*resolve.Workload]) []work {
+	var out []work
+	for _, it := range items {
+		out = append(out, work{it.Path.String(), it.Line, it.Kind, it.Object.Kind, it.Object.Name, it.Object.InstanceType, it.Note != ""})
+	}
+	return out
+}
+
+// Realistic small files of every family of Azure ML YAML this package reads.
+const (
+	onlineDeployment = `$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json
+name: blue
+type: kubernetes
+endpoint_name: my-endpoint
+model:
+  path: ../../model-1/model/
+code_configuration:
+  code: ../../model-1/onlinescoring/
+  scoring_script: score.py
+environment:
+  conda_file: ../../model-1/environment/conda.yaml
+  image: mcr.microsoft.com/azureml/openmpi4.1.0-ubuntu20.04:latest
+request_settings:
+  request_timeout_ms: 3000
+resources:
+  requests:
+    cpu: "0.5"
+    memory: 1Gi
+  limits:
+    cpu: "1"
+instance_type: cpu-small
+instance_count: 1
+`
+	commandJob = `$schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json
+command: python train.py --epochs ${{inputs.epochs}}
+code: src
+inputs:
+  epochs: 10
+environment: azureml:AzureML-sklearn-1.0-ubuntu20.04-py38-cpu@latest
+compute: azureml:k8s-compute
+resources:
+  instance_type: gpu-a100
+display_name: train-on-kubernetes
+experiment_name: kubernetes-training
+`
+	sweepJob = `$schema: https://azuremlschemas.azureedge.net/latest/sweepJob.schema.json
+type: sweep
+trial:
+  command: python train.py --lr ${{search_space.learning_rate}}
+  code: src
+  environment: azureml:AzureML-sklearn-1.0-ubuntu20.04-py38-cpu@latest
+compute: azureml:k8s-compute
+resources:
+  instance_type: cpu-small
+sampling_algorithm: random
+search_space:
+  learning_rate:
+    type: uniform
+    min_value: 0.01
+    max_value: 0.9
+objective:
+  goal: maximize
+  primary_metric: accuracy
+limits:
+  max_total_trials: 20
+`
+	pipelineJob = `$schema: https://azuremlschemas.azureedge.net/latest/pipelineJob.schema.json
+type: pipeline
+display_name: train-and-score
+settings:
+  default_compute: azureml:k8s-compute
+  continue_on_step_failure: false
+jobs:
+  prep:
+    type: command
+    command: python prep.py --out ${{outputs.prepped}}
+    environment: azureml:AzureML-sklearn-1.0-ubuntu20.04-py38-cpu@latest
+    outputs:
+      prepped:
+    resources:
+      instance_type: cpu-small
+  train:
+    type: command
+    command: python train.py --data ${{inputs.data}}
+    environment: azureml:AzureML-pytorch-1.10-ubuntu18.04-py38-cuda11-gpu@latest
+    inputs:
+      data: ${{parent.jobs.prep.outputs.prepped}}
+    compute: azureml:gpu-k8s
+    resources:
+      instance_type: gpu-a100
+  report:
+    type: command
+    command: python report.py
+    environment: azureml:AzureML-sklearn-1.0-ubuntu20.04-py38-cpu@latest
+`
+	legacyJob = `# The older form of a job on Kubernetes.
+command: python train.py
+code:
+  local_path: src
+environment: azureml:AzureML-Minimal:1
+compute:
+  target: azureml:k8s-compute
+  instance_type: gpu-a100
+`
+	legacyEndpoint = `# The older form of an online endpoint, with its deployments inline.
+name: my-endpoint
+type: online
+auth_mode: key
+compute: azureml:k8s-compute
+traffic:
+  blue: 90
+  green: 10
+deployments:
+  - name: blue
+    model: azureml:my-model:1
+    instance_type: cpu-small
+    scale_settings:
+      scale_type: manual
+      instance_count: 1
+  - name: green
+    model:
+      type: mlflow_model
+      path: model
+    resources:
+      requests: {cpu: "2", memory: 4Gi}
+`
+	v1List = `apiVersion: v1
+kind: List
+metadata:
+  resourceVersion: ""
+items:
+- apiVersion: amlarc.azureml.com/v1alpha1
+  kind: InstanceType
+  metadata:
+    name: small
+  spec:
+    resources:
+      requests: {cpu: 100m, memory: 1Gi}
+      limits: {cpu: "1", memory: 2Gi}
+- apiVersion: v1
+  kind: Service
+  metadata: {name: s}
+- apiVersion: amlarc.azureml.com/v1alpha1
+  kind: InstanceTypeList
+  items: []
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n}
+- apiVersion: amlarc.azureml.com/v1alpha1
+  kind: InstanceType
+  metadata:
+    name: big
+`
+)
+
+// recognitionTests are documents and what they are recognised as, or why they are skipped.
+var recognitionTests = []struct {
+	name string
+	src  string
+	kind manifest.Kind // "" for a skipped document
+	skip string        // a substring of the reason
+	work []work        // the workloads, when kind is one
+}{
+	// Instance types.
+	{"InstanceType", typeHeader + "metadata: {name: a}\n", manifest.KindInstanceType, "", nil},
+	{"InstanceTypeList", "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems: []\n", manifest.KindInstanceTypeList, "", nil},
+	{"InstanceType in JSON", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "j"}}`, manifest.KindInstanceType, "", nil},
+	{"v1 List", "apiVersion: v1\nkind: List\nitems: []\n", manifest.KindList, "", nil},
+
+	// Deployments.
+	{"online deployment", onlineDeployment, manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "blue", "cpu-small", false}}},
+	{"deployment by $schema, any case and host", "$schema: https://x/v2/KubernetesOnlineDeployment.schema.json\ninstance_type: a\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "", "a", false}}},
+	{"deployment by $schema without .schema", "$schema: kubernetesOnlineDeployment.json\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "", "", false}}},
+	{"deployment by shape", "name: green\nendpoint_name: e\nmodel: azureml:m:1\ninstance_type: gpu\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "green", "gpu", false}}},
+	{"deployment by type: kubernetes", "# comment\ntype: kubernetes\nmodel: azureml:m:1\n", manifest.KindDeployment, "", []work{{"<nil>", 2, manifest.KindDeployment, resolve.Deployment, "", "", false}}},
+	{"managed deployment by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/managedOnlineDeployment.schema.json\nname: x\nendpoint_name: y\ninstance_type: Standard_DS3_v2\n", "", "a managed online deployment: it runs on Azure VMs", nil},
+	{"managed deployment by its VM size", "name: red\nendpoint_name: e\nmodel: azureml:m:1\ninstance_type: Standard_F2s_v2\n", "", `its instance_type "Standard_F2s_v2" is an Azure VM size`, nil},
+	{"managed deployment by type", "type: managed\nendpoint_name: e\n", "", "a managed online deployment", nil},
+	{"managed endpoint by type", "type: managed\nname: e\n", "", "a managed online endpoint", nil},
+	{"batch deployment by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/batchDeployment.schema.json\nendpoint_name: b\n", "", "a batch deployment", nil},
+	{"batch deployment by shape", "name: mnist\nendpoint_name: mnist-batch\ncompute: azureml:batch-cluster\nmini_batch_size: 10\noutput_action: append_row\n", "", "a batch deployment (it sets mini_batch_size)", nil},
+
+	// Endpoints.
+	{"legacy endpoint with inline deployments", legacyEndpoint, manifest.KindEndpoint, "", []work{
+		{"deployments[0]", 10, manifest.KindDeployment, resolve.Deployment, "blue", "cpu-small", true},
+		{"deployments[1]", 16, manifest.KindDeployment, resolve.Deployment, "green", "", true},
+	}},
+	{"endpoint by $schema with deployments", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineEndpoint.schema.json\ndeployments:\n- name: a\n", manifest.KindEndpoint, "", []work{{"deployments[0]", 3, manifest.KindDeployment, resolve.Deployment, "a", "", true}}},
+	{"endpoint by type: kubernetes with deployments", "type: kubernetes\ndeployments: []\n", manifest.KindEndpoint, "", nil},
+	{"endpoint by $schema without deployments", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineEndpoint.schema.json\nname: e\ncompute: azureml:k8s\nauth_mode: key\n", "", "an online endpoint: it names no deployments", nil},
+	{"endpoint by auth_mode", "name: e\nauth_mode: key\n", "", "an Azure ML online endpoint: it names no deployments", nil},
+	{"endpoint by type: kubernetes", "type: kubernetes\nname: e\n", "", "an Azure ML Kubernetes online endpoint: it names no deployments", nil},
+	{"Kubernetes compute target", "type: kubernetes\nname: k8s\nresource_id: /subscriptions/x\n", "", "an Azure ML Kubernetes compute target", nil},
+
+	// Jobs.
+	{"command job", commandJob, manifest.KindJob, "", []work{{"<nil>", 1, manifest.KindJob, resolve.Job, "train-on-kubernetes", "gpu-a100", false}}},
+	{"command job by shape", "command: echo\ncompute: azureml:k8s\nresources: {instance_type: big}\n", manifest.KindJob, "", []work{{"<nil>", 1, manifest.KindJob, resolve.Job, "", "big", false}}},
+	{"legacy command job", legacyJob, manifest.KindJob, "", []work{{"<nil>", 2, manifest.KindJob, resolve.Job, "", "gpu-a100", true}}},
+	{"serverless job", "$schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json\ncommand: python hello.py\nresources:\n  instance_type: Standard_E4s_v3\n", "", "a serverless job (it names no compute)", nil},
+	{"serverless job by shape", "command: python hello.py\n", "", "a serverless job", nil},
+	{"local job", "command: python hello.py\ncompute: local\n", "", "a job that runs locally", nil},
+	{"sweep job", sweepJob, manifest.KindSweepJob, "", []work{{"<nil>", 1, manifest.KindSweepJob, resolve.Job, "", "cpu-small", false}}},
+	{"sweep job by shape", "trial: {command: x}\nsampling_algorithm: grid\ncompute: azureml:k8s\nresources: {instance_type: s}\n", manifest.KindSweepJob, "", []work{{"<nil>", 1, manifest.KindSweepJob, resolve.Job, "", "s", false}}},
+	{"serverless sweep job", "type: sweep\ntrial: {command: x}\n", "", "a serverless job", nil},
+	{"pipeline job", pipelineJob, manifest.KindPipelineJob, "", []work{
+		{"jobs.prep", 9, manifest.KindPipelineJob, resolve.Job, "", "cpu-small", false},
+		{"jobs.train", 17, manifest.KindPipelineJob, resolve.Job, "", "gpu-a100", false},
+	}},
+	{"pipeline job by shape", "jobs: {}\n", manifest.KindPipelineJob, "", nil},
+	{"pipeline job by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/pipelineJob.schema.json\n", manifest.KindPipelineJob, "", nil},
+
+	// Components and other Azure ML files.
+	{"component by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/commandComponent.schema.json\nname: train\ncommand: python train.py\n", "", "an Azure ML component", nil},
+	{"component by shape", "name: train\nversion: 1\ncommand: python train.py\n", "", "an Azure ML component", nil},
+	{"another Azure ML file", "$schema: https://azuremlschemas.azureedge.net/latest/data.schema.json\nname: d\n", "", "an Azure ML data file, which names no instance type", nil},
+	{"an empty $schema", "$schema: /\n", "", "a $schema that names no Azure ML schema", nil},
+
+	// Everything else.
+	{"Service", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80}], weird: field}\n", "", "a Service (v1), not an InstanceType", nil},
+	{"apps/v1 Deployment", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", "", "a Deployment (apps/v1), not an InstanceType", nil},
+	{"only an apiVersion", "apiVersion: v9\n", "", "a Kubernetes object, not an InstanceType", nil},
+	{"Node", "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n", "", "a Node", nil},
+	{"a scalar", "just a string\n", "", "a string, not a Kubernetes object", nil},
+	{"a list", "- a\n- b\n", "", "a list, not a Kubernetes object", nil},
+	{"a JSON list", "[1, 2, 3]", "", "a list, not a Kubernetes object", nil},
+	{"some config", "some: config\nlist: [1, 2]\n", "", "not an InstanceType, nor an Azure ML deployment or job", nil},
+	{"JSON config", `{"some": "config", "list": [1, 2]}`, "", "not an InstanceType, nor an Azure ML deployment or job", nil},
+	{"Helm template", "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata:\n  name: {{ .Values.name }}\n", "", "holds Go template actions", nil},
+}
+
+func TestRecognition(t *testing.T) {
+	for _, tt := range recognitionTests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := manifest.Parse("x.yaml", []byte(tt.src))
+			if fs := f.Findings(); len(fs) != 0 {
+				t.Errorf("Parse findings:%s; want none", messages(fs))
+			}
+			if tt.kind == "" {
+				if len(f.Documents) != 0 || len(f.Skipped) != 1 || !strings.Contains(f.Skipped[0].Reason, tt.skip) {
+					t.Fatalf("Parse(%q) = %d documents, skipped %v; want it skipped because %q", tt.src, len(f.Documents), f.Skipped, tt.skip)
+				}
+				return
+			}
+			d := oneDocument(t, f)
+			if d.Kind != tt.kind || len(f.Skipped) != 0 {
+				t.Errorf("Parse(%q) kind = %s, skipped %v; want %s", tt.src, d.Kind, f.Skipped, tt.kind)
+			}
+			if got := works(d.Workloads); !slices.Equal(got, tt.work) {
+				t.Errorf("Parse(%q) workloads = %+v; want %+v", tt.src, got, tt.work)
+			}
+		})
+	}
+}
+
+// Every document is counted, recognised or not; Checked counts the recognised.
+func TestCountAndChecked(t *testing.T) {
+	var b strings.Builder
+	for _, tt := range recognitionTests {
+		if strings.Contains(tt.src, "{{") || strings.HasPrefix(tt.src, "{") || strings.HasPrefix(tt.src, "[") {
+			continue // a whole file of its own
+		}
+		b.WriteString(tt.src)
+		b.WriteString("\n---\n")
+	}
+	f := manifest.Parse("all.yaml", []byte(b.String()))
+	if f.Count != len(f.Documents)+len(f.Skipped) || f.Checked != len(f.Documents) || len(f.Documents) < 10 || len(f.Skipped) < 10 {
+		t.Errorf("Parse: Count %d, Checked %d, %d documents, %d skipped; want Count = documents + skipped, Checked = documents", f.Count, f.Checked, len(f.Documents), len(f.Skipped))
+	}
+	for i, d := range f.Documents {
+		if i > 0 && d.Index <= f.Documents[i-1].Index {
+			t.Errorf("document %d has index %d after %d", i, d.Index, f.Documents[i-1].Index)
+		}
+	}
+}
+
+func TestWorkloadFields(t *testing.T) {
+	tests := []struct {
+		src  string
+		want resolve.Workload
+	}{
+		{"endpoint_name: e\nmodel: {type: mlflow_model, path: m}\nresources: ~\n", resolve.Workload{Kind: resolve.Deployment, MLflow: true}},
+		{"endpoint_name: e\nmodel: azureml:m:1\n", resolve.Workload{Kind: resolve.Deployment}},
+		{"endpoint_name: e\nmodel: {type: custom_model}\n", resolve.Workload{Kind: resolve.Deployment}},
+		{"command: c\ncompute: k\nresources: {instance_type: big, instance_count: 2, shm_size: 2g}\n", resolve.Workload{Kind: resolve.Job, InstanceType: "big"}},
+		// name wins over display_name, wherever it is written.
+		{"command: c\ncompute: k\ndisplay_name: shown\n", resolve.Workload{Kind: resolve.Job, Name: "shown"}},
+		{"command: c\ncompute: k\ndisplay_name: shown\nname: real\n", resolve.Workload{Kind: resolve.Job, Name: "real"}},
+		{"command: c\ncompute: k\nname: real\ndisplay_name: shown\n", resolve.Workload{Kind: resolve.Job, Name: "real"}},
+		{"command: c\ncompute: {target: azureml:k, instance_type: old}\n", resolve.Workload{Kind: resolve.Job, InstanceType: "old", InstanceTypeAt: []string{"compute", "instance_type"}}},
+	}
+	for _, tt := range tests {
+		f := manifest.Parse("w.yaml", []byte(tt.src))
+		d := oneDocument(t, f)
+		if len(d.Workloads) != 1 {
+			t.Fatalf("Parse(%q): %d workloads", tt.src, len(d.Workloads))
+		}
+		if got := *d.Workloads[0].Object; !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Parse(%q) = %+v; want %+v", tt.src, got, tt.want)
+		}
+		if fs := f.Findings(); len(fs) != 0 {
+			t.Errorf("Parse(%q) findings:%s", tt.src, messages(fs))
+		}
+	}
+}
+
+func TestPipelineSteps(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		work []work
+		skip []manifest.Skip
+	}{{
+		name: "default compute: steps that name an instance type are workloads",
+		src:  pipelineJob,
+		work: []work{
+			{"jobs.prep", 9, manifest.KindPipelineJob, resolve.Job, "", "cpu-small", false},
+			{"jobs.train", 17, manifest.KindPipelineJob, resolve.Job, "", "gpu-a100", false},
+		},
+	}, {
+		name: "a pipeline's compute is every step's",
+		src: `type: pipeline
+compute: azureml:k8s
+jobs:
+  a:
+    command: x
+    resources: {instance_type: small}
+`,
+		work: []work{{"jobs.a", 5, manifest.KindPipelineJob, resolve.Job, "", "small", false}},
+	}, {
+		name: "serverless: steps without compute are skipped, steps with it are read",
+		src: `$schema: https://azuremlschemas.azureedge.net/latest/pipelineJob.schema.json
+type: pipeline
+jobs:
+  prep:
+    command: python prep.py
+    resources:
+      instance_type: Standard_D2_v2
+  train:
+    command: python train.py
+    compute: azureml:gpu-k8s
+    resources:
+      instance_type: gpu
+  report:
+    command: python report.py
+  old:
+    command: python old.py
+    compute:
+      target: azureml:k8s
+      instance_type: legacy
+`,
+		work: []work{
+			{"jobs.train", 9, manifest.KindPipelineJob, resolve.Job, "", "gpu", false},
+			{"jobs.old", 16, manifest.KindPipelineJob, resolve.Job, "", "legacy", true},
+		},
+		skip: []manifest.Skip{{Line: 5, Reason: `pipeline step "prep" is serverless (no compute, and no settings.default_compute): its instance_type is an Azure VM size`}},
+	}, {
+		name: "a step's name field is its name",
+		src: `settings: {default_compute: azureml:k8s}
+jobs:
+  s:
+    name: step-one
+    command: x
+    resources: {instance_type: small}
+`,
+		work: []work{{"jobs.s", 4, manifest.KindPipelineJob, resolve.Job, "step-one", "small", false}},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := manifest.Parse("p.yaml", []byte(tt.src))
+			if fs := f.Findings(); len(fs) != 0 {
+				t.Errorf("findings:%s", messages(fs))
+			}
+			d := oneDocument(t, f)
+			if got := works(d.Workloads); !slices.Equal(got, tt.work) {
+				t.Errorf("workloads = %+v; want %+v", got, tt.work)
+			}
+			if !slices.Equal(f.Skipped, tt.skip) {
+				t.Errorf("skipped = %v; want %v", f.Skipped, tt.skip)
+			}
+		})
+	}
+
+	// Findings in steps are at their paths below jobs.NAME.
+	f := manifest.Parse("p.yaml", []byte(`settings: {default_compute: azureml:k8s}
+jobs:
+  prep:
+    command: x
+    resources:
+      instance_type: 12
+      limits: {cpu: 1}
+`))
+	if got, want := locs(f.Findings()), []loc{{6, "jobs.prep.resources.instance_type", "FieldValueTypeInvalid"}, {7, "jobs.prep.resources.limits", "UnknownField"}}; !slices.Equal(got, want) {
+		t.Errorf("findings = %v; want %v", got, want)
+	}
+	d := oneDocument(t, f)
+	if p := d.Position("jobs.prep.resources.instance_type"); p != (manifest.Position{Line: 6, Column: 7}) {
+		t.Errorf("Position(jobs.prep.resources.instance_type) = %v; want {6 7}", p)
+	}
+}
+
+// The older form of a job names its instance type in compute: the workload says where,
+// and carries a note on today's form.
+func TestLegacyJob(t *testing.T) {
+	f := manifest.Parse("j.yaml", []byte(legacyJob))
+	d := oneDocument(t, f)
+	w := d.Workloads[0]
+	if !slices.Equal(w.Object.InstanceTypeAt, []string{"compute", "instance_type"}) {
+		t.Errorf("InstanceTypeAt = %q; want [compute instance_type]", w.Object.InstanceTypeAt)
+	}
+	if p := w.Object.InstanceTypePath(w.Path).String(); p != "compute.instance_type" {
+		t.Errorf("InstanceTypePath = %s; want compute.instance_type", p)
+	}
+	if !strings.Contains(w.Note, "compute with target and instance_type") || !strings.Contains(w.Note, "resources.instance_type") {
+		t.Errorf("Note = %q; want it to name the older form and today's", w.Note)
+	}
+	if p := d.Position("compute.instance_type"); p != (manifest.Position{Line: 8, Column: 3}) {
+		t.Errorf("Position(compute.instance_type) = %v; want {8 3}", p)
+	}
+
+	// Today's form has no note, and InstanceTypeAt nil.
+	w = oneDocument(t, manifest.Parse("j.yaml", []byte(commandJob))).Workloads[0]
+	if w.Note != "" || w.Object.InstanceTypeAt != nil {
+		t.Errorf("today's job: note %q, InstanceTypeAt %q; want none", w.Note, w.Object.InstanceTypeAt)
+	}
+}
+
+// An endpoint written with its deployments inline: each is a deployment at deployments[i].
+func TestLegacyEndpoint(t *testing.T) {
+	f := manifest.Parse("e.yaml", []byte(legacyEndpoint))
+	d := oneDocument(t, f)
+	if len(d.Workloads) != 2 {
+		t.Fatalf("%d workloads; want 2", len(d.Workloads))
+	}
+	green := d.Workloads[1]
+	if !green.Object.MLflow || green.Object.Resources == nil || amounts(green.Object.Resources.Requests)["memory"] != "4Gi" {
+		t.Errorf("deployments[1] = %+v; want an MLflow deployment with its resources", green.Object)
+	}
+	if !strings.Contains(green.Note, "deployments inline") {
+		t.Errorf("Note = %q; want it to name the older form", green.Note)
+	}
+	for path, want := range map[string]manifest.Position{
+		"deployments[0]":                          {Line: 10, Column: 5},
+		"deployments[0].instance_type":            {Line: 12, Column: 5},
+		"deployments[1].resources.requests[cpu]":  {Line: 21, Column: 18},
+		"deployments[1].resources.limits[cpu]":    {Line: 20, Column: 5},
+		"deployments[1].instance_type":            {Line: 16, Column: 5},
+		"deployments[2].instance_type":            {Line: 9, Column: 1},
+		"deployments[1].model.type":               {Line: 18, Column: 7},
+		"deployments[0].scale_settings.scale_typ": {Line: 13, Column: 5},
+	} {
+		if got := d.Position(path); got != want {
+			t.Errorf("Position(%s) = %v; want %v", path, got, want)
+		}
+	}
+	// Findings inside a deployment are at its path.
+	f = manifest.Parse("e.yaml", []byte("deployments:\n- name: a\n  resources: {requests: {cpus: 1}, x: 1}\n  instance_type: [a]\n"))
+	if got, want := locs(f.Findings()), []loc{{3, "deployments[0].resources.x", "UnknownField"}, {4, "deployments[0].instance_type", "FieldValueTypeInvalid"}}; !slices.Equal(got, want) {
+		t.Errorf("findings = %v; want %v", got, want)
+	}
+}
+
+// A v1 List, as kubectl get -o yaml prints one: its InstanceType items are read at
+// items[i], its other items skipped, each with why, at its line.
+func TestV1List(t *testing.T) {
+	f := manifest.Parse("l.yaml", []byte(v1List))
+	if fs := f.Findings(); len(fs) != 0 {
+		t.Errorf("findings:%s", messages(fs))
+	}
+	d := oneDocument(t, f)
+	if d.Kind != manifest.KindList {
+		t.Errorf("kind = %s; want List", d.Kind)
+	}
+	var got []string
+	for _, it := range d.InstanceTypes {
+		got = append(got, it.Path.String()+" "+it.Object.Name+" "+string(it.Kind)+" "+strconv.Itoa(it.Line))
+	}
+	if want := []string{"items[0] small InstanceType 6", "items[4] big InstanceType 23"}; !slices.Equal(got, want) {
+		t.Errorf("instance types = %q; want %q", got, want)
+	}
+	if g := amounts(d.InstanceTypes[0].Object.Spec.Resources.Limits); g["memory"] != "2Gi" {
+		t.Errorf("items[0] limits = %v", g)
+	}
+	if p := d.Position("items[4].metadata.name"); p != (manifest.Position{Line: 26, Column: 5}) {
+		t.Errorf("Position(items[4].metadata.name) = %v; want {26 5}", p)
+	}
+	// The reasons, up to what they advise (the Node's names a --nodes flag the command
+	// does not have).
+	want := []manifest.Skip{
+		{Line: 14, Reason: "items[1]: a Service (v1), not an InstanceType"},
+		{Line: 17, Reason: "items[2]: an InstanceTypeList inside a List: write it in a file of its own to have it checked"},
+		{Line: 20, Reason: "items[3]: a Node"},
+	}
+	ok := len(f.Skipped) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = f.Skipped[i].Line == want[i].Line && strings.HasPrefix(f.Skipped[i].Reason, want[i].Reason)
+	}
+	if !ok {
+		if len(f.Skipped) > 1 && strings.Contains(f.Skipped[1].Reason, "a InstanceTypeList") {
+			knownBug(t, `the reason for an InstanceTypeList in a List says "a InstanceTypeList"`)
+		}
+		t.Errorf("skipped = %v; want %v", f.Skipped, want)
+	}
+}
+
+// Directory walks live in package lint now (manifest.ParseFS is gone): a walk reads the
+// manifests (.yaml, .yml, .json), checks the Azure ML and InstanceType documents, and skips
+// the others with a reason and no finding.
+func TestUnrelatedKindsAreSkipped(t *testing.T) {
+	fsys := fstest.MapFS{
+		"svc.yaml":     {Data: []byte("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80}], weird: field}\n")},
+		"deploy.yml":   {Data: []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 1\n")},
+		"managed.yaml": {Data: []byte("$schema: https://azuremlschemas.azureedge.net/latest/managedOnlineDeployment.schema.json\nname: x\nendpoint_name: y\n")},
+		"config.json":  {Data: []byte(`{"some": "config", "list": [1, 2]}`)},
+		"array.json":   {Data: []byte(`[1, 2, 3]`)},
+		"scalar.yaml":  {Data: []byte("just a string\n")},
+		"empty.yaml":   {Data: []byte("")},
+		"comments.yml": {Data: []byte("# nothing here\n---\n---\n")},
+		"README.md":    {Data: []byte("not: [yaml")},
+		"sub/it.yaml":  {Data: []byte("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata: {name: a}\nspec:\n  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: {cpu: 1, memory: 1Gi}\n")},
+	}
+	r, err := lint.Run([]lint.Input{lint.FS(fsys, ".")}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 0 {
+		t.Errorf("lint.Run findings:%s; want none", messages(r.Findings))
+	}
+	if r.Files != 9 || r.Documents != 1 {
+		t.Errorf("lint.Run read %d files, checked %d documents; want 9 (README.md is no manifest) and 1", r.Files, r.Documents)
+	}
+	var skipped []string
+	for _, s := range r.Skipped {
+		skipped = append(skipped, s.File+":"+strconv.Itoa(s.Line))
+	}
+	if want := []string{"array.json:1", "config.json:1", "deploy.yml:1", "managed.yaml:1", "scalar.yaml:1", "svc.yaml:1"}; !slices.Equal(skipped, want) {
+		t.Errorf("skipped = %q; want %q", skipped, want)
+	}
+
+	r, err = lint.Run([]lint.Input{lint.FS(fsys, "README.md")}, lint.Options{})
+	if err != nil || r.Files != 1 || len(r.Findings) != 1 || r.Findings[0].Type != manifest.SyntaxError {
+		t.Errorf("lint.Run(README.md) = %v, %v; want one syntax error: a file named is read whatever its name", r, err)
+	}
+	if _, err := lint.Run([]lint.Input{lint.FS(fsys, "missing.yaml")}, lint.Options{}); err == nil {
+		t.Error("lint.Run(missing.yaml): no error")
+	}
+}
+
+// A job that names its instance type both in today's form and in the older one: the name
+// in effect is reported where it is written.
+func TestJobNamingTwoInstanceTypes(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want string // the path of the name in effect
+		line int
+	}{
+		{"command: c\ncompute: {target: k, instance_type: a}\nresources: {instance_type: b}\n", "resources.instance_type", 3},
+		{"command: c\nresources: {instance_type: b}\ncompute: {target: k, instance_type: a}\n", "compute.instance_type", 3},
+	} {
+		d := oneDocument(t, manifest.Parse("j.yaml", []byte(tt.src)))
+		w := d.Workloads[0]
+		p := w.Object.InstanceTypePath(w.Path)
+		if p.String() != tt.want || d.Position(p.String()).Line != tt.line {
+			knownBug(t, fmt.Sprintf("Parse(%q): instance type %q reported at %s, line %d, where another is written", tt.src, w.Object.InstanceType, p, d.Position(p.String()).Line))
+			t.Errorf("Parse(%q): instance type %q at %s line %d; want %s line %d", tt.src, w.Object.InstanceType, p, d.Position(p.String()).Line, tt.want, tt.line)
+		}
+	}
+}
+
+// A recognised workload document whose workloads are written in the wrong shape checks
+// nothing: that must be a finding, not silence.
+func TestWorkloadSectionOfTheWrongShape(t *testing.T) {
+	for _, src := range []string{
+		"type: pipeline\nsettings: {default_compute: k}\njobs:\n- command: x\n  resources: {instance_type: small}\n",
+		"deployments:\n  blue: {instance_type: small}\n",
+	} {
+		f := manifest.Parse("w.yaml", []byte(src))
+		d := oneDocument(t, f)
+		if len(d.Workloads) == 0 && len(f.Findings()) == 0 {
+			knownBug(t, fmt.Sprintf("Parse(%q): a %s with no workloads and no finding", src, d.Kind))
+			t.Errorf("Parse(%q): a %s with no workloads and no finding", src, d.Kind)
+		}
+	}
+}
+
+// A file is skipped as a Helm template for its template actions; a comment that mentions
+// one does not make a manifest a template.
+func TestHelmTemplateInAComment(t *testing.T) {
+	src := "# rendered with: helm template {{ .Release.Name }}\n" + typeHeader + "metadata: {name: Bad_Name, x: 1}\n"
+	f := manifest.Parse("c.yaml", []byte(src))
+	if len(f.Documents) != 1 {
+		knownBug(t, fmt.Sprintf("a manifest with {{ }} in a comment is skipped whole, unchecked: %v", f.Skipped))
+		t.Errorf("Parse(%q): %d documents, skipped %v; want the InstanceType checked", src, len(f.Documents), f.Skipped)
+	}
+}
