@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
 // decoder walks the node tree of one document, collecting findings. Every walk goes
@@ -32,7 +33,13 @@ type decoder struct {
 	// once one of them, or another problem kubectl refuses a document for, is met.
 	refusedNodes map[*yaml.Node]string
 	reported     map[*yaml.Node]bool
-	refusal      bool
+	keyReported  map[*yaml.Node]bool // keys with a finding about the key itself (see once)
+	// lastRefused is the node of the last refusal reported, lastRefusal its finding: a
+	// decoder of the value may restate it (str says "must be a string") rather than add
+	// a second finding for one mistake.
+	lastRefused *yaml.Node
+	lastRefusal *field.Error
+	refusal     bool
 	// collision is set when two keys of one mapping that kubectl reads as different
 	// values (1 and "1") make the same JSON key, of which kubectl keeps one at random.
 	collision bool
@@ -125,6 +132,7 @@ func (d *decoder) refuse(n *yaml.Node, p *path, e *field.Error) {
 	d.refusal = true
 	d.refusePath(p)
 	d.addAt(n, e)
+	d.lastRefused, d.lastRefusal = n, e
 }
 
 // descend enters the collection n, or ends the walk if that passes MaxDepth. Every
@@ -218,10 +226,11 @@ func kindName(n *yaml.Node) string {
 	return "a string"
 }
 
-// badValue is what a finding shows of a node: a scalar's text, nothing of a collection.
+// badValue is what a finding shows of a node: a scalar's text, clipped, nothing of a
+// collection.
 func badValue(n *yaml.Node) any {
 	if n.Kind == yaml.ScalarNode {
-		return n.Value
+		return clip.String(n.Value)
 	}
 	return field.OmitValueType{}
 }
@@ -259,14 +268,22 @@ func (d *decoder) str(n *yaml.Node, p *path, nullIsWrong bool) string {
 			}
 		}
 		d.refusePath(p)
-		detail := "must be a string, not " + kindName(n) + d.sends(n) + "; quote it: " + strconv.Quote(n.Value)
+		detail := "must be a string, not " + kindName(n) + d.sends(n) + "; quote it: " + clip.Quote(n.Value)
 		if n.Tag == tagNull {
 			detail = "must be a string, not null; write a value, or remove the key"
-			if n.Value != "" {
+			if n.Value != "" && n.Value != "null" {
 				detail = "must be a string, not null (kubectl sends " + n.Value + " as null); quote it, " + strconv.Quote(n.Value) + ", or remove the key"
+			} else if n.Value == "null" {
+				detail = "must be a string, not null; quote it, \"null\", or remove the key"
 			}
 		}
-		d.add(field.TypeInvalid(p.build(), n.Value, detail))
+		if d.lastRefused == n {
+			// visit has just reported that kubectl refuses the node (.inf): one finding
+			// for one mistake, saying how to fix it here.
+			d.lastRefusal.Type, d.lastRefusal.Detail = field.ErrorTypeTypeInvalid, detail
+			return ""
+		}
+		d.add(field.TypeInvalid(p.build(), clip.String(n.Value), detail))
 		return ""
 	}
 	d.wrongType(n, p, "a string")
@@ -387,7 +404,7 @@ func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
 		}
 		if k.Kind != yaml.ScalarNode {
 			d.refusal = true
-			if d.quiet == 0 {
+			if d.quiet == 0 && d.once(k) {
 				e := field.TypeInvalid(p.build(), field.OmitValueType{}, "mapping keys must be strings, not "+kindName(k)+" (kubectl refuses such a key)")
 				d.addAt(k, e)
 			}
@@ -395,7 +412,7 @@ func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
 		}
 		if k.Tag == tagMerge {
 			merges++
-			if merges == 2 && d.quiet == 0 {
+			if merges == 2 && d.quiet == 0 && d.once(k) {
 				e := field.Duplicate(p.build(), "<<")
 				e.Detail = "a merge key (<<) set twice in this mapping, first on line " + strconv.Itoa(first["<<"].Line+d.lines) +
 					"; both apply, the later one winning: write one, <<: [*a, *b], where the earlier wins"
@@ -419,8 +436,8 @@ func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
 			}
 		}
 		if prev, dup := first[key]; dup {
-			if d.quiet == 0 {
-				e := field.Duplicate(p.entryPath(key, keys), key)
+			if d.quiet == 0 && d.once(k) {
+				e := field.Duplicate(p.entryPath(key, keys), clip.String(key))
 				e.Detail = "key set twice in this mapping, first on line " + strconv.Itoa(prev.Line+d.lines) + "; the last one is in effect"
 				d.addAt(k, e)
 			}
@@ -431,6 +448,20 @@ func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
 	}
 	d.collision = d.collision || m.collision
 	return m.flat
+}
+
+// once reports whether the key node k has not had a finding yet, and marks it as having
+// one. A mapping reached through several aliases is read once per alias, and the same
+// mistake in its keys must not be reported once per alias.
+func (d *decoder) once(k *yaml.Node) bool {
+	if d.keyReported[k] {
+		return false
+	}
+	if d.keyReported == nil {
+		d.keyReported = make(map[*yaml.Node]bool)
+	}
+	d.keyReported[k] = true
+	return true
 }
 
 // entryPath is the path of the entry key below p: p[key] for a map key, p.key for a field.
@@ -514,6 +545,9 @@ func (d *decoder) mergeMapping(m *merged, t *yaml.Node, p *path) {
 func (d *decoder) badMerge(v *yaml.Node, p *path) {
 	d.refusal = true
 	d.refusePath(p)
+	if !d.once(v) {
+		return
+	}
 	d.addAt(v, field.Invalid(p.build(), field.OmitValueType{},
 		"a merge key (<<) must refer to a mapping, or be a list of mappings (kubectl refuses anything else)"))
 }
@@ -562,12 +596,12 @@ func (d *decoder) keyString(k *yaml.Node, p *path) (string, bool) {
 		}
 	}
 	d.refusal = true // also for a key merged in, which kubectl's reading keeps
-	if d.quiet == 0 {
+	if d.quiet == 0 && d.once(k) {
 		what := "a null key"
 		if k.Tag != tagNull {
 			what = "a key beyond the range of a 64-bit integer"
 		}
-		d.addAt(k, field.Invalid(p.build(), k.Value, what+": kubectl cannot make a JSON key of it"))
+		d.addAt(k, field.Invalid(p.build(), clip.String(k.Value), what+": kubectl cannot make a JSON key of it"))
 	}
 	return "", false
 }

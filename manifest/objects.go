@@ -304,9 +304,37 @@ func (d *decoder) viaJSON(key string, v *yaml.Node, p *path, into any) {
 func jsonProblem(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return "must be " + jsonTypeName(te.Type) + ", not a " + te.Value
+		return "must be " + jsonTypeName(te.Type) + ", not " + jsonValueName(te.Value)
 	}
 	return err.Error()
+}
+
+// jsonValueName names, as the other findings do, the kind of JSON value that
+// encoding/json's UnmarshalTypeError names ("array", "number 1.5", "object").
+func jsonValueName(v string) string {
+	kind, _, _ := strings.Cut(v, " ")
+	switch kind {
+	case "array":
+		return "a list"
+	case "object":
+		return "a mapping"
+	case "bool":
+		return "a boolean"
+	case "number":
+		return "a number"
+	case "string":
+		return "a string"
+	}
+	return article(v)
+}
+
+// article returns s after "a" or "an", as its first letter asks (a U is taken as in
+// "a User").
+func article(s string) string {
+	if s != "" && strings.ContainsRune("AEIOaeio", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 func jsonTypeName(t reflect.Type) string {
@@ -321,7 +349,7 @@ func jsonTypeName(t reflect.Type) string {
 	case reflect.Map, reflect.Struct:
 		return "a mapping"
 	}
-	return "a " + t.String()
+	return article(t.String())
 }
 
 // list decodes an InstanceTypeList, calling item for each item with its path.
@@ -443,7 +471,7 @@ func (d *decoder) v1List(n *yaml.Node, p *path, item func(*instancetype.Instance
 					skip(e.Line, ip.build().String()+": "+reason)
 					d.checkTree(e, &ip)
 				default:
-					skip(e.Line, ip.build().String()+": a "+string(kind)+" inside a List: write it in a file of its own to have it checked")
+					skip(e.Line, ip.build().String()+": "+article(string(kind))+" inside a List: write it in a file of its own to have it checked")
 					d.checkTree(e, &ip)
 				}
 				d.pinErrors()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
@@ -93,7 +94,10 @@ type reader struct {
 	f       *File
 	fn      func(*Document)
 	release bool
-	each    func(*yaml.Node, *decoder) // for tests: called with every non-empty document
+	// record has documents keep the positions a released document needs, though this
+	// reader keeps them: another reader, which releases them, delivers them.
+	record bool
+	each   func(*yaml.Node, *decoder) // for tests: called with every non-empty document
 }
 
 func scan(name string, data []byte, fn func(*Document), release bool) *File {
@@ -276,7 +280,7 @@ func (r *reader) yamlInstead(data []byte, end, count int) bool {
 	}
 	line := 1 + bytes.Count(data[:start], []byte("\n"))
 	saved := *r.f
-	try := &reader{f: &File{Name: r.f.Name}, each: r.each}
+	try := &reader{f: &File{Name: r.f.Name}, each: r.each, record: r.release}
 	try.readYAML(data[start:], line)
 	for _, x := range try.f.Errors {
 		if x.Type == SyntaxError {
@@ -313,7 +317,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		return
 	}
 	doc := &Document{File: r.f.Name, Index: r.f.Count - 1, Line: n.Line + d.lines, Kind: kind, root: n, lines: d.lines}
-	if r.release {
+	if r.release || r.record {
 		// The tree is released once the document is delivered: keep the positions of the
 		// names of instance types, and of every field a workload's checks may report on.
 		d.recordNames()
@@ -454,13 +458,55 @@ func syntaxError(name string, data []byte, err error) Finding {
 		}
 	} else if p, what, ok := badByte(data); ok {
 		pos, msg = p, what
+	} else if a, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
+		// The reader names no line for an alias to an anchor it has not met: find the
+		// alias in the text.
+		name := strings.TrimSuffix(a, "' referenced")
+		if p, ok := aliasAt(data, name); ok {
+			pos = p
+		}
+		msg += ": an alias (*" + clip.String(name) + ") must come after its anchor (&" + clip.String(name) + ") in the same document"
 	}
-	// The reader may place a problem at the end of a text that does not end in a line
-	// break on a line of its own: keep the position within the file.
-	if lines := lineCount(data); pos.Line > lines {
+	// The reader may place a problem at the end of the text on a line of its own, after
+	// the final line break (which the document reader adds to a text without one): keep
+	// the position on the last line that has text.
+	lines := lineCount(data)
+	if lines > 1 && (data[len(data)-1] == '\n' || data[len(data)-1] == '\r') {
+		lines--
+	}
+	if pos.Line > lines {
 		pos = Position{Line: lines, Column: 1}
 	}
 	return fileProblem(name, pos, SyntaxError, "YAML syntax error: "+msg)
+}
+
+// aliasAt returns the position of the first alias *name in data, outside comments: the
+// alias the YAML reader reports when name is not an anchor it has met (it reads the
+// document in order, so the first alias to name comes before any anchor of it).
+func aliasAt(data []byte, name string) (Position, bool) {
+	if name == "" {
+		return Position{}, false
+	}
+	line, start, comment := 1, 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '\n':
+			line, start, comment = line+1, i+1, false
+		case comment:
+		case c == '#' && (i == start || isBlank(data[i-1])):
+			comment = true
+		case c == '*' && (i == start || isBlank(data[i-1]) || strings.IndexByte("[{,", data[i-1]) >= 0) &&
+			bytes.HasPrefix(data[i+1:], []byte(name)) && (i+1+len(name) == len(data) || !isAnchorChar(data[i+1+len(name)])):
+			return Position{Line: line, Column: utf8.RuneCount(data[start:i]) + 1}, true
+		}
+	}
+	return Position{}, false
+}
+
+// isAnchorChar reports a byte the YAML reader takes into an anchor's name.
+func isAnchorChar(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-'
 }
 
 // parserProblem reports a problem found by the YAML reader's parser rather than its

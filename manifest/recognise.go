@@ -48,7 +48,7 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 	case hasAPIVersion || hasKind:
 		what := "a Kubernetes object"
 		if kindName != "" {
-			what = "a " + kindName
+			what = article(kindName)
 			if apiVersion != "" {
 				what += " (" + apiVersion + ")"
 			}
