@@ -159,7 +159,14 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func (d *decoder) add(e *field.Error) { d.errs = append(d.errs, e) }
+// add adds a finding. One about the document itself (its own keys) is at the empty path,
+// where a nil *field.Path would print "<nil>".
+func (d *decoder) add(e *field.Error) {
+	if e.Field == "<nil>" {
+		e.Field = ""
+	}
+	d.errs = append(d.errs, e)
+}
 
 // addAt adds a finding placed at node n rather than at its path.
 func (d *decoder) addAt(n *yaml.Node, e *field.Error) {

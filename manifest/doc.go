@@ -64,8 +64,9 @@
 //     mini_batch_size, output_action, retry_settings, …), serverless jobs and pipeline
 //     steps (no compute: their instance_type is a VM size), jobs run locally, components,
 //     endpoints without deployments, Nodes (read only by a caller that wants them), every
-//     other Kubernetes object, and files that hold Go template actions ({{ .Values.x }}, a
-//     Helm chart's templates).
+//     other Kubernetes object, and files that hold Go template actions as a Helm chart's
+//     templates do ({{ .Values.x }}, {{- if … }}; one in a comment does not count, nor
+//     one in a quoted string that is not Helm's, such as Argo's "{{inputs.x}}").
 //
 // Only the fields a check needs are decoded. Instance types are decoded strictly: an
 // unknown field is a finding of type UnknownField (unknown field "status"), as

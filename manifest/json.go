@@ -34,8 +34,9 @@ type jsonReader struct {
 
 // jsonError is a syntax error at a place in a JSON text.
 type jsonError struct {
-	pos Position
-	msg string
+	pos   Position
+	msg   string
+	limit bool // a limit of this reader (MaxNodes), not a problem kubectl has
 }
 
 func (e *jsonError) Error() string { return e.msg }
@@ -92,7 +93,7 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 		return nil, r.fail("unexpected end of JSON input")
 	}
 	if r.nodes++; r.nodes > r.limit {
-		return nil, &jsonError{pos: r.position(r.off), msg: fmt.Sprintf("more than %d nodes in one document", r.limit)}
+		return nil, &jsonError{pos: r.position(r.off), msg: fmt.Sprintf("document too large: more than %d nodes", r.limit), limit: true}
 	}
 	pos := r.position(r.off)
 	n := &yaml.Node{Line: pos.Line, Column: pos.Column}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
 // The fields of each decoded struct, from the JSON names of the Go types, so that a field
@@ -63,14 +64,28 @@ func (d *decoder) unknown(p *path, key string, known []string, k *yaml.Node) {
 }
 
 // closestField returns the known field key most likely meant: equal but for case, or the
-// only one within a small edit distance.
+// one nearest within a small edit distance (one edit for names of up to four letters, two
+// for longer ones; a swap of two letters is one), when no other is as near.
 func closestField(key string, known []string) string {
+	best, bestDist, ties := "", 3, 0
 	for _, k := range known {
-		if strings.EqualFold(k, key) {
-			return k
+		limit := 2
+		if len(k) <= 4 {
+			limit = 1
+		}
+		d := textdist.Distance(key, k, limit)
+		switch {
+		case d > limit || d > bestDist:
+		case d < bestDist:
+			best, bestDist, ties = k, d, 0
+		default:
+			ties++
 		}
 	}
-	return ""
+	if ties > 0 {
+		return ""
+	}
+	return best
 }
 
 // typeMeta checks the apiVersion and kind of an instance type or a list (or, with

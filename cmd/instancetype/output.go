@@ -141,6 +141,7 @@ func (w writer) json(r *lint.Report) error {
 		}{its, findings}
 	}
 	enc := json.NewEncoder(w.stdout)
+	enc.SetEscapeHTML(false) // "<stdin>", not "\u003cstdin\u003e": the output is read by people and jq, not put in HTML
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
