@@ -13,6 +13,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
@@ -46,10 +47,85 @@ func jsonFields(t reflect.Type) []string {
 	return names
 }
 
+// jsonField returns the field of the struct type t that encoding/json would decode the
+// JSON key name into, matched exactly, as strict decoding matches (encoding/json also
+// takes a key that differs in case; strict decoding reports that as unknown).
+func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case tag == "-":
+		case tag == "" && (strings.Contains(","+opts+",", ",inline,") || f.Anonymous) && f.Type.Kind() == reflect.Struct:
+			if g, ok := jsonField(f.Type, name); ok {
+				return g, true
+			}
+		case tag == name:
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// strictFields reports, as unknown fields, the keys of the mappings within n (a value
+// decoded through encoding/json into a value of type t) that t has no field for. Types
+// that read their own JSON (metav1.Time, the free-form FieldsV1) are not looked into.
+func (d *decoder) strictFields(n *yaml.Node, p *path, t reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) || !d.descend(n) {
+		return
+	}
+	defer d.ascend()
+	switch {
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		var known []string
+		c := d.pairs(n, p)
+		for i := 0; i+1 < len(c); i += 2 {
+			key, ok := d.keyOf(c[i], p)
+			if !ok {
+				continue
+			}
+			f, found := jsonField(t, key)
+			if !found {
+				if known == nil {
+					known = jsonFields(t)
+				}
+				d.unknown(p, key, known, c[i])
+				continue
+			}
+			fp := p.child(key)
+			if v := d.visit(c[i+1], &fp); v != nil {
+				d.strictFields(v, &fp, f.Type)
+			}
+		}
+	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
+		for i, e := range n.Content {
+			ip := p.index(i)
+			if e = d.visit(e, &ip); e == nil {
+				return
+			}
+			d.strictFields(e, &ip, t.Elem())
+		}
+	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
+		c := d.pairs(n, p)
+		for i := 0; i+1 < len(c); i += 2 {
+			key, ok := d.keyOf(c[i], p)
+			kp := p.key(key)
+			if v := d.visit(c[i+1], &kp); ok && v != nil {
+				d.strictFields(v, &kp, t.Elem())
+			}
+		}
+	}
+}
+
 // unknown reports a field the schema does not have, as apimachinery's strict decoding does.
 func (d *decoder) unknown(p *path, key string, known []string, k *yaml.Node) {
 	fp := p.child(key)
-	detail := "unknown field " + strconv.Quote(key)
+	detail := "unknown field " + clip.Quote(key)
 	if s := closestField(key, known); s != "" {
 		detail += "; did you mean " + strconv.Quote(s) + "?"
 	} else {
@@ -301,9 +377,21 @@ func (d *decoder) listMeta(n *yaml.Node, p *path, m *metav1.ListMeta) {
 // kubectl would send for v.
 func (d *decoder) viaJSON(key string, v *yaml.Node, p *path, into any) {
 	fp := p.child(key)
+	before := d.budget
 	val := d.value(v, &fp)
 	if d.overflow || d.tooDeep != nil {
 		return
+	}
+	// encoding/json ignores fields it does not know, and strict decoding reports them:
+	// walk the value again against the Go type. The walk retraces value's, so it is
+	// charged nothing more.
+	if f, ok := jsonField(reflect.TypeOf(into).Elem(), key); ok {
+		after := d.budget
+		d.budget = before
+		d.quiet++
+		d.strictFields(v, &fp, f.Type)
+		d.quiet--
+		d.budget, d.overflow = after, false
 	}
 	b, err := json.Marshal(map[string]any{key: val})
 	if err == nil {

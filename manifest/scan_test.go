@@ -473,7 +473,6 @@ func TestKnownFieldsFromJSONTags(t *testing.T) {
 
 // Strict decoding reaches inside the fields read through encoding/json too.
 func TestUnknownFieldsInsideMetadataLists(t *testing.T) {
-	knownBug(t, "unknown fields inside metadata.ownerReferences[i] and managedFields[i] are not reported: encoding/json ignores them")
 	for _, src := range []string{
 		typeHeader + "metadata:\n  name: a\n  ownerReferences: [{apiVersion: v1, kind: X, name: o, uid: u, bogus: 1}]\n",
 		typeHeader + "metadata:\n  name: a\n  managedFields: [{manager: m, mangler: 2}]\n",
