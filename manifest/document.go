@@ -45,7 +45,8 @@ type File struct {
 	Name string
 	// Documents are the recognised documents, in file order.
 	Documents []*Document
-	// Count is the number of non-empty documents in the file, recognised or not.
+	// Count is the number of non-empty documents in the file, recognised or not, those that
+	// cannot be read (a syntax error) included.
 	Count int
 	// Checked is the number of recognised documents decoded (those in Documents, or those
 	// handed to Scan's fn).

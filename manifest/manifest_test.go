@@ -1187,3 +1187,20 @@ func TestJSONTypeWording(t *testing.T) {
 		t.Errorf("findings:%s; want 2", messages(f.Findings()))
 	}
 }
+
+// Count counts every non-empty document, those with a syntax error too, in YAML and JSON.
+func TestCountIncludesUnreadableDocuments(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want int
+	}{
+		{"a: 1\n---\nb: [\n---\n\n---\nc: 1\n", 3},
+		{"a: 1\n---\n\t- x\n", 2},
+		{`{"a": 1} {"b": [}`, 2},
+		{`{"a": 1}`, 1},
+	} {
+		if got := manifest.Parse("c.yaml", []byte(tt.src)).Count; got != tt.want {
+			t.Errorf("Parse(%q).Count = %d; want %d", tt.src, got, tt.want)
+		}
+	}
+}

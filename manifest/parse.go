@@ -218,7 +218,10 @@ func (r *reader) readYAML(data []byte, line int) {
 func (r *reader) readChunk(c chunk) {
 	n, d, problem := parseChunk(r.f.Name, c)
 	if problem != nil {
+		// A document that cannot be read is not empty: it counts.
 		r.f.Errors = append(r.f.Errors, *problem)
+		r.f.Count++
+		return
 	}
 	if n == nil {
 		return
@@ -299,12 +302,14 @@ func (r *reader) readJSON(data []byte) {
 			je := err.(*jsonError)
 			if je.limit {
 				// kubectl would read the value as JSON: no YAML instead.
+				r.f.Count++
 				r.problem(je.pos, InputLimit, je.msg)
 				return
 			}
 			if count <= 1 && r.yamlInstead(data, end, count) {
 				return
 			}
+			r.f.Count++ // the value that cannot be read
 			r.problem(je.pos, SyntaxError, "JSON syntax error: "+je.msg)
 			return
 		}
