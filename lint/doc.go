@@ -19,8 +19,9 @@
 //  3. Reads every file as kubectl reads it (package manifest), in parallel, one document's
 //     parse tree at a time per file, and checks each instance type by the rules of package
 //     validate, and, with nodes, that it fits some node (package fit). A finding of
-//     validation at a path whose value decoding refused (a number where a string belongs)
-//     is left out: decoding has said it.
+//     validation at or below a path whose value decoding refused (a number where a string
+//     belongs, a number where a mapping of limits belongs) is left out: decoding has said
+//     it, and one mistake gets one finding.
 //  4. Forms the catalog: the built-in default, the cluster's instance types, and over them
 //     those of the inputs; of several definitions of a name, the last is in effect, as
 //     kubectl apply leaves the cluster, and every earlier one is a finding
