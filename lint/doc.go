@@ -30,8 +30,10 @@
 //  5. Resolves and checks each workload once (validate.Resolve), and, with nodes, the fit
 //     of those with resources of their own or an instance type from the cluster.
 //  6. Sorts the findings, each file's capped at Options.MaxFindings (the first ones by
-//     line, and one more counting the rest), so that the report stays small whatever the
-//     input.
+//     line, and one more counting the rest, after all the others of the file), so that the
+//     report stays small whatever the input. The findings of reading a file as the
+//     cluster's instance types or nodes count towards its cap; a problem of reading a file
+//     given both that way and as an input is reported once.
 //
 // The report never depends on the order files are read in, and a run holds at most about
 // manifest.MaxNodes parse nodes at once, whatever the number and size of the files.

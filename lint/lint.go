@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -197,21 +198,44 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 		r.Placements = append(r.Placements, ps...)
 	}
 
-	// Findings, per file capped, then all sorted.
+	// Findings, per file capped, then all sorted. The findings of reading the cluster's
+	// instance types and nodes, and of the walks, are merged with those of the file they
+	// are about, which may be an input too, so that each file has one cap and one count.
+	others := map[string][]Finding{}
+	var otherFiles []string
+	addOthers := func(fs []Finding) {
+		for _, f := range fs {
+			if _, ok := others[f.File]; !ok {
+				otherFiles = append(otherFiles, f.File)
+			}
+			others[f.File] = append(others[f.File], f)
+		}
+	}
 	if cluster != nil {
-		r.Findings = append(r.Findings, cluster.findings...)
+		addOthers(cluster.findings)
 		r.Skipped = append(r.Skipped, cluster.skipped...)
 	}
 	if nodes != nil {
-		r.Findings = append(r.Findings, nodes.findings...)
+		addOthers(nodes.findings)
 	}
-	r.Findings = append(r.Findings, walkProblems...)
+	addOthers(walkProblems)
 	for _, res := range results {
 		r.Documents += res.documents
 		r.Skipped = append(r.Skipped, res.skipped...)
-		r.Findings = append(r.Findings, capped(res.name, res.findings, res.more, extra[res], limit)...)
+		later := extra[res]
+		if fs, ok := others[res.name]; ok {
+			later = append(later, withoutRepeats(fs, res.findings, later)...)
+			delete(others, res.name)
+		}
+		r.Findings = append(r.Findings, capped(res.name, res.findings, res.more, later, limit)...)
 	}
-	manifest.SortFindings(r.Findings)
+	for _, file := range otherFiles {
+		if fs, ok := others[file]; ok {
+			r.Findings = append(r.Findings, capped(file, nil, 0, fs, limit)...)
+			delete(others, file)
+		}
+	}
+	sortFindings(r.Findings)
 	slices.SortStableFunc(r.Skipped, func(a, b Skip) int {
 		if a.File != b.File {
 			return compare(a.File, b.File)
@@ -237,8 +261,10 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 // capped merges the findings of reading a file (sorted, the first limit of them, with more
-// left out) and those of its workloads, and keeps the first limit by line, adding one
-// finding that counts the rest.
+// left out) and the others about it (those of its workloads, of its names, of reading it as
+// the cluster's instance types or nodes), and keeps the first limit by line, adding one
+// finding that counts the rest. The count is placed at the last finding kept, and
+// sortFindings keeps it after every other finding of the file.
 func capped(file string, read []Finding, more int, later []Finding, limit int) []Finding {
 	manifest.SortFindings(later)
 	all := append(read, later...)
@@ -251,9 +277,51 @@ func capped(file string, read []Finding, more int, later []Finding, limit int) [
 	count := manifest.FileProblem(file, 1, manifest.TooManyFindings,
 		strconv.Itoa(left)+" more findings in this file are not shown; fix these first, or raise the limit")
 	if limit > 0 {
-		count.Position = all[limit-1].Position // last of the file's, as the sort is stable
+		count.Position = all[limit-1].Position
 	}
 	return append(all, count)
+}
+
+// sortFindings orders findings by file, line and column, keeping the order of findings at
+// the same place, except that the count of a file's findings left out (TooManyFindings)
+// comes after all the others of its file, wherever it is placed.
+func sortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File),
+			cmp.Compare(countRank(a), countRank(b)),
+			cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+}
+
+func countRank(f Finding) int {
+	if f.Type == manifest.TooManyFindings {
+		return 1
+	}
+	return 0
+}
+
+// withoutRepeats returns the findings of fs that are not among those of the other lists:
+// a file given both as an input and as the cluster's instance types or nodes is read twice,
+// and a problem of reading it (a syntax error) is one finding.
+func withoutRepeats(fs []Finding, others ...[]Finding) []Finding {
+	type key struct {
+		pos              manifest.Position
+		field, typ, body string
+	}
+	keyOf := func(f Finding) key { return key{f.Position, f.Err.Field, f.TypeName(), f.Message()} }
+	seen := map[key]bool{}
+	for _, l := range others {
+		for _, f := range l {
+			seen[keyOf(f)] = true
+		}
+	}
+	var out []Finding
+	for _, f := range fs {
+		if !seen[keyOf(f)] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // typeDef is an instance type of the inputs, with its place.

@@ -169,6 +169,65 @@ func TestMaxFindings(t *testing.T) {
 	}
 }
 
+// A file read also as the cluster's instance types or nodes has one cap, whose count comes
+// after all its findings, and a problem of reading it is reported once.
+func TestMaxFindingsAcrossReadings(t *testing.T) {
+	var b strings.Builder
+	for range 10 {
+		b.WriteString("---\nkind: InstanceType\napiVersion: amlarc.azureml.com/v1alpha1\nmetadata: {name: Bad, x: 1}\nspec: {resources: {requests: {cpu: 1, memory: 1Gi}, limits: {cpu: 1, memory: 1Gi}}}\n")
+	}
+	b.WriteString("---\nkind: [oops\n") // a syntax error, on the last line
+	data := []byte(b.String())
+	in := func() []lint.Input { return []lint.Input{lint.Bytes("many.yaml", data)} }
+
+	alone, err := lint.Run(in(), lint.Options{MaxFindings: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, err := lint.Run(in(), lint.Options{MaxFindings: -1, Catalog: in()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := findings(alone), findings(twice); !reflect.DeepEqual(a, b) {
+		t.Errorf("as input and catalog: findings %v; want those of the input alone, %v", b, a)
+	}
+
+	for _, opts := range []lint.Options{
+		{MaxFindings: 4, Catalog: in()},
+		{MaxFindings: 4, Nodes: in()},
+		{MaxFindings: 4, Catalog: in(), Nodes: in()},
+	} {
+		r, err := lint.Run(in(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := findings(r)
+		if len(got) != 5 {
+			t.Errorf("catalog %v, nodes %v: findings %v; want 4 and a count", opts.Catalog != nil, opts.Nodes != nil, got)
+			continue
+		}
+		last := r.Findings[4]
+		if last.Type != "TooManyFindings" || last.Line < r.Findings[3].Line {
+			t.Errorf("catalog %v, nodes %v: findings %v; want the count last, at the last line shown", opts.Catalog != nil, opts.Nodes != nil, got)
+		}
+	}
+
+	// A file only read as nodes is capped too.
+	r, err := lint.Run([]lint.Input{lint.Bytes("other.yaml", []byte(instanceType("other", okResources)))}, lint.Options{MaxFindings: 2, Nodes: in()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var many []string
+	for _, f := range r.Findings {
+		if f.File == "many.yaml" {
+			many = append(many, f.TypeName())
+		}
+	}
+	if len(many) != 3 || many[2] != "TooManyFindings" {
+		t.Errorf("many.yaml as nodes: findings %v; want 2 and a count", many)
+	}
+}
+
 // Files are read in parallel; the report does not depend on it.
 func TestDeterministic(t *testing.T) {
 	fsys := fstest.MapFS{}

@@ -14,7 +14,10 @@ type Finding = manifest.Finding
 // Report is the outcome of checking a set of inputs.
 type Report struct {
 	// Findings are every problem found, sorted by file, line and column: reading,
-	// decoding, the rules of instance types and workloads, and, with nodes, the fit.
+	// decoding, the rules of instance types and workloads, and, with nodes, the fit. Of a
+	// file with more than Options.MaxFindings, the first ones by line are kept, and one
+	// more (manifest.TooManyFindings), placed at the last kept, counts the rest: it comes
+	// after every other finding of its file.
 	Findings []Finding
 	// Skipped are the documents and files not checked, each with why, sorted by file and
 	// line.
