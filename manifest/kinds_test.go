@@ -572,24 +572,60 @@ func TestUnrelatedKindsAreSkipped(t *testing.T) {
 	}
 }
 
-// A job that names its instance type both in today's form and in the older one: the name
-// in effect is reported where it is written.
+// A job that names its instance type both in today's form (resources.instance_type, where
+// Azure ML's job schema puts it) and in the older one (compute.instance_type): today's is in
+// effect, wherever each is written, and is where findings about it are placed; when the two
+// differ, the older one, ignored, is a finding at compute.instance_type.
 func TestJobNamingTwoInstanceTypes(t *testing.T) {
 	for _, tt := range []struct {
-		src  string
-		want string // the path of the name in effect
-		line int
+		src    string
+		name   string // the name in effect
+		want   string // the path of the name in effect
+		line   int
+		legacy bool  // the workload is in the older form (a Note)
+		finds  []loc // Parse's findings
 	}{
-		{"command: c\ncompute: {target: k, instance_type: a}\nresources: {instance_type: b}\n", "resources.instance_type", 3},
-		{"command: c\nresources: {instance_type: b}\ncompute: {target: k, instance_type: a}\n", "compute.instance_type", 3},
+		{"command: c\ncompute: {target: k, instance_type: a}\nresources: {instance_type: b}\n", "b", "resources.instance_type", 3, false,
+			[]loc{{2, "compute.instance_type", "FieldValueInvalid"}}},
+		{"command: c\nresources: {instance_type: b}\ncompute: {target: k, instance_type: a}\n", "b", "resources.instance_type", 2, false,
+			[]loc{{3, "compute.instance_type", "FieldValueInvalid"}}},
+		// The same name twice is no conflict.
+		{"command: c\ncompute: {target: k, instance_type: b}\nresources: {instance_type: b}\n", "b", "resources.instance_type", 3, false, nil},
+		// A null resources.instance_type names none: the older form's is in effect.
+		{"command: c\nresources: {instance_type: null}\ncompute: {target: k, instance_type: a}\n", "a", "compute.instance_type", 3, true, nil},
+		{"command: c\nresources: {instance_count: 2}\ncompute:\n  target: k\n  instance_type: a\n", "a", "compute.instance_type", 5, true, nil},
+		// A refused value has its own finding, and no second one.
+		{"command: c\nresources: {instance_type: 12}\ncompute: {target: k, instance_type: a}\n", "", "resources.instance_type", 2, false,
+			[]loc{{2, "resources.instance_type", "FieldValueTypeInvalid"}}},
+		{"command: c\nresources: {instance_type: b}\ncompute: {target: k, instance_type: [a]}\n", "b", "resources.instance_type", 2, false,
+			[]loc{{3, "compute.instance_type", "FieldValueTypeInvalid"}}},
 	} {
-		d := oneDocument(t, manifest.Parse("j.yaml", []byte(tt.src)))
+		f := manifest.Parse("j.yaml", []byte(tt.src))
+		d := oneDocument(t, f)
 		w := d.Workloads[0]
 		p := w.Object.InstanceTypePath(w.Path)
-		if p.String() != tt.want || d.Position(p.String()).Line != tt.line {
-			knownBug(t, fmt.Sprintf("Parse(%q): instance type %q reported at %s, line %d, where another is written", tt.src, w.Object.InstanceType, p, d.Position(p.String()).Line))
-			t.Errorf("Parse(%q): instance type %q at %s line %d; want %s line %d", tt.src, w.Object.InstanceType, p, d.Position(p.String()).Line, tt.want, tt.line)
+		if w.Object.InstanceType != tt.name || p.String() != tt.want || d.Position(p.String()).Line != tt.line || (w.Note != "") != tt.legacy {
+			t.Errorf("Parse(%q): instance type %q at %s line %d, note %q; want %q at %s line %d, legacy %v",
+				tt.src, w.Object.InstanceType, p, d.Position(p.String()).Line, w.Note, tt.name, tt.want, tt.line, tt.legacy)
 		}
+		if got := locs(f.Findings()); !slices.Equal(got, tt.finds) {
+			t.Errorf("Parse(%q) findings = %v; want %v%s", tt.src, got, tt.finds, messages(f.Findings()))
+		}
+	}
+
+	// The finding says which name is in effect; lint looks that one up, where it is written.
+	src := "command: c\ncompute: {target: k, instance_type: a}\nresources: {instance_type: b}\n"
+	f := manifest.Parse("j.yaml", []byte(src))
+	if fs := f.Findings(); len(fs) != 1 || !strings.Contains(fs[0].Message(), `"a"`) || !strings.Contains(fs[0].Message(), `resources.instance_type names "b"`) {
+		t.Errorf("Parse(%q) findings:%s; want one saying that \"a\" is ignored for \"b\"", src, messages(fs))
+	}
+	catalog := typeHeader + "metadata: {name: a}\nspec:\n  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: {cpu: 1, memory: 1Gi}\n"
+	r, err := lint.Run([]lint.Input{lint.Bytes("j.yaml", []byte(src)), lint.Bytes("t.yaml", []byte(catalog))}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := locs(r.Findings), []loc{{2, "compute.instance_type", "FieldValueInvalid"}, {3, "resources.instance_type", "FieldValueNotFound"}}; !slices.Equal(got, want) {
+		t.Errorf("lint.Run findings = %v; want %v%s", got, want, messages(r.Findings))
 	}
 }
 

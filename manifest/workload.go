@@ -83,12 +83,18 @@ func (d *decoder) model(n *yaml.Node, p *path, w *resolve.Workload) {
 // job decodes the fields of a command job, a sweep job or a pipeline step that resolution
 // needs: its name and resources.instance_type (or, in the older form, compute.target and
 // compute.instance_type).
+//
+// resources.instance_type is where Azure ML's job schema puts the instance type today; the
+// older form's compute.instance_type is read only when there is none (no key, or null). A
+// job that names one in both, and different ones, has a finding at compute.instance_type,
+// which is ignored.
 func (d *decoder) job(n *yaml.Node, p *path) *resolve.Workload {
 	w := &resolve.Workload{Kind: resolve.Job}
 	if !d.mapping(n, p) || !d.descend(n) {
 		return w
 	}
 	defer d.ascend()
+	var current, legacy namedType
 	c := d.pairs(n, p)
 	for i := 0; i+1 < len(c); i += 2 {
 		key, ok := d.keyOf(c[i], p)
@@ -106,23 +112,58 @@ func (d *decoder) job(n *yaml.Node, p *path) *resolve.Workload {
 			w.Name = d.str(v, &fp, false)
 		case key == "resources":
 			d.keep(&fp, c[i])
-			d.jobResources(v, &fp, w)
+			current = d.jobResources(v, &fp)
 		case key == "compute" && v.Kind == yaml.MappingNode:
 			d.keep(&fp, c[i])
-			d.legacyCompute(v, &fp, w)
+			legacy = d.legacyCompute(v, &fp)
 		default:
 			d.checkTree(v, &fp)
 		}
 	}
+	switch {
+	case current.set:
+		w.InstanceType = current.name
+		if legacy.set && !current.refused && !legacy.refused && legacy.name != current.name {
+			e := field.Invalid(legacy.path, clip.String(legacy.name),
+				"ignored: resources.instance_type names "+clip.Quote(current.name)+", the instance type in effect; "+
+					"name it there only (compute.instance_type is the older form)")
+			d.addPin(legacy.key, e)
+			d.add(e)
+		}
+	case legacy.set:
+		w.InstanceType = legacy.name
+		w.InstanceTypeAt = []string{"compute", "instance_type"}
+	}
 	return w
+}
+
+// namedType is an instance type a job names in one place.
+type namedType struct {
+	set     bool // the key is written, with a value other than null
+	refused bool // the value is not a string: decoding reported it
+	name    string
+	key     *yaml.Node
+	path    *field.Path
+}
+
+// instanceTypeField decodes the value v of an instance_type key k at p.
+func (d *decoder) instanceTypeField(k, v *yaml.Node, p *path) namedType {
+	d.keep(p, k)
+	if isNull(v) {
+		return namedType{}
+	}
+	name := d.str(v, p, false)
+	at := p.build()
+	return namedType{set: true, refused: d.refused[at.String()], name: name, key: k, path: at}
 }
 
 // jobResources reads a job's resources: instance_type, and the other settings of a job's
 // resources (instance_count, shm_size, …), which are only checked for duplicate keys. A
 // job has no requests or limits: those are unknown fields.
-func (d *decoder) jobResources(n *yaml.Node, p *path, w *resolve.Workload) {
+func (d *decoder) jobResources(n *yaml.Node, p *path) namedType {
+	var it namedType
 	if !d.mapping(n, p) || !d.descend(n) {
-		return
+		return it
 	}
 	defer d.ascend()
 	c := d.pairs(n, p)
@@ -131,15 +172,14 @@ func (d *decoder) jobResources(n *yaml.Node, p *path, w *resolve.Workload) {
 		fp := p.child(key)
 		v := d.visit(c[i+1], &fp)
 		if v == nil {
-			return
+			return it
 		}
 		if !ok {
 			continue
 		}
 		switch key {
 		case "instance_type":
-			d.keep(&fp, c[i])
-			w.InstanceType = d.str(v, &fp, false)
+			it = d.instanceTypeField(c[i], v, &fp)
 		case "requests", "limits":
 			e := field.Forbidden(fp.build(), "unknown field \""+key+"\": a job gets its requests and limits from its instance type; set them in an InstanceType, or use an online deployment's resources")
 			d.addTyped(e, UnknownField)
@@ -148,13 +188,15 @@ func (d *decoder) jobResources(n *yaml.Node, p *path, w *resolve.Workload) {
 			d.checkTree(v, &fp)
 		}
 	}
+	return it
 }
 
 // legacyCompute reads the older form of a job's compute, a mapping of target and
 // instance_type.
-func (d *decoder) legacyCompute(n *yaml.Node, p *path, w *resolve.Workload) {
+func (d *decoder) legacyCompute(n *yaml.Node, p *path) namedType {
+	var it namedType
 	if !d.descend(n) {
-		return
+		return it
 	}
 	defer d.ascend()
 	c := d.pairs(n, p)
@@ -163,16 +205,15 @@ func (d *decoder) legacyCompute(n *yaml.Node, p *path, w *resolve.Workload) {
 		fp := p.child(key)
 		v := d.visit(c[i+1], &fp)
 		if v == nil {
-			return
+			return it
 		}
 		if ok && key == "instance_type" {
-			d.keep(&fp, c[i])
-			w.InstanceType = d.str(v, &fp, false)
-			w.InstanceTypeAt = []string{"compute", "instance_type"}
+			it = d.instanceTypeField(c[i], v, &fp)
 			continue
 		}
 		d.checkTree(v, &fp)
 	}
+	return it
 }
 
 // addPin places e at node n.
