@@ -1,7 +1,6 @@
 package manifest_test
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -630,17 +629,46 @@ func TestJobNamingTwoInstanceTypes(t *testing.T) {
 }
 
 // A recognised workload document whose workloads are written in the wrong shape checks
-// nothing: that must be a finding, not silence.
+// nothing: that must be a finding, at the section, saying what shape it must have, not
+// silence. A null section holds nothing, and is no finding.
 func TestWorkloadSectionOfTheWrongShape(t *testing.T) {
-	for _, src := range []string{
-		"type: pipeline\nsettings: {default_compute: k}\njobs:\n- command: x\n  resources: {instance_type: small}\n",
-		"deployments:\n  blue: {instance_type: small}\n",
+	const pipeline = "type: pipeline\nsettings: {default_compute: k}\n"
+	for _, tt := range []struct {
+		src  string
+		want []loc
+		says string // what the message says of the shape wanted
+	}{
+		{pipeline + "jobs:\n- command: x\n  resources: {instance_type: small}\n", []loc{{3, "jobs", "FieldValueTypeInvalid"}}, "must be a mapping of step names to jobs, not a list"},
+		{pipeline + "jobs: train\n", []loc{{3, "jobs", "FieldValueTypeInvalid"}}, "must be a mapping of step names to jobs, not a string"},
+		{"jobs: [a]\n", []loc{{1, "jobs", "FieldValueTypeInvalid"}}, "must be a mapping of step names to jobs"},
+		{pipeline + "jobs:\n  train: 5\n  prep: {command: x, resources: {instance_type: small}}\n", []loc{{4, "jobs.train", "FieldValueTypeInvalid"}}, "must be a mapping, not a number"},
+		{pipeline + "jobs:\n  train: {command: x, resources: small}\n", []loc{{4, "jobs.train.resources", "FieldValueTypeInvalid"}}, "must be a mapping, not a string"},
+		{"deployments:\n  blue: {instance_type: small}\n", []loc{{1, "deployments", "FieldValueTypeInvalid"}}, "must be a list of deployments, not a mapping"},
+		{"type: kubernetes\ndeployments: 5\n", []loc{{2, "deployments", "FieldValueTypeInvalid"}}, "must be a list of deployments, not a number"},
+		{"deployments:\n- 5\n", []loc{{2, "deployments[0]", "FieldValueTypeInvalid"}}, "must be a mapping, not a number"},
+		{"command: c\ncompute: [k]\nresources: {instance_type: small}\n", []loc{{2, "compute", "FieldValueTypeInvalid"}}, "must be a compute target's name, not a list"},
+		{"command: c\ncompute: k\nresources: [small]\n", []loc{{3, "resources", "FieldValueTypeInvalid"}}, "must be a mapping, not a list"},
+		{pipeline + "jobs:\n", nil, ""},
+		{pipeline + "jobs:\n  train: null\n", nil, ""},
+		{"type: kubernetes\ndeployments: null\n", nil, ""},
 	} {
-		f := manifest.Parse("w.yaml", []byte(src))
-		d := oneDocument(t, f)
-		if len(d.Workloads) == 0 && len(f.Findings()) == 0 {
-			knownBug(t, fmt.Sprintf("Parse(%q): a %s with no workloads and no finding", src, d.Kind))
-			t.Errorf("Parse(%q): a %s with no workloads and no finding", src, d.Kind)
+		f := manifest.Parse("w.yaml", []byte(tt.src))
+		oneDocument(t, f)
+		fs := f.Findings()
+		if got := locs(fs); !slices.Equal(got, tt.want) {
+			t.Errorf("Parse(%q) findings = %v; want %v%s", tt.src, got, tt.want, messages(fs))
+			continue
+		}
+		if len(fs) > 0 && !strings.Contains(fs[0].Message(), tt.says) {
+			t.Errorf("Parse(%q) finding %q; want it to say %q", tt.src, fs[0].Message(), tt.says)
+		}
+		// lint reports the one finding, and nothing more of the section.
+		r, err := lint.Run([]lint.Input{lint.Bytes("w.yaml", []byte(tt.src))}, lint.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := locs(r.Findings); !slices.Equal(got, tt.want) {
+			t.Errorf("lint.Run(%q) findings = %v; want %v%s", tt.src, got, tt.want, messages(r.Findings))
 		}
 	}
 }

@@ -116,6 +116,13 @@ func (d *decoder) job(n *yaml.Node, p *path) *resolve.Workload {
 		case key == "compute" && v.Kind == yaml.MappingNode:
 			d.keep(&fp, c[i])
 			legacy = d.legacyCompute(v, &fp)
+		case key == "compute" && v.Kind == yaml.SequenceNode:
+			d.keep(&fp, c[i])
+			d.wrongShape(v, &fp, "a compute target's name", "compute: azureml:NAME; or, in the older form, compute: {target: …, instance_type: …}")
+			d.checkTree(v, &fp)
+		case key == "compute" && v.Kind == yaml.ScalarNode:
+			d.keep(&fp, c[i])
+			d.str(v, &fp, false) // a compute target's name
 		default:
 			d.checkTree(v, &fp)
 		}
@@ -216,6 +223,13 @@ func (d *decoder) legacyCompute(n *yaml.Node, p *path) namedType {
 	return it
 }
 
+// wrongShape reports a section of the wrong kind of node, whose value is then refused, as
+// wrongType does, with an example of the right shape.
+func (d *decoder) wrongShape(n *yaml.Node, p *path, want, example string) {
+	d.refusePath(p)
+	d.add(field.TypeInvalid(p.build(), badValue(n), "must be "+want+", not "+kindName(n)+" ("+example+")"))
+}
+
 // addPin places e at node n.
 func (d *decoder) addPin(n *yaml.Node, e *field.Error) {
 	if d.pinned == nil {
@@ -227,7 +241,8 @@ func (d *decoder) addPin(n *yaml.Node, e *field.Error) {
 // pipeline decodes a pipeline job: each step under jobs that names an instance type and
 // runs on a compute target (its own compute, or the pipeline's settings.default_compute or
 // compute) is a workload, given to add with its path (jobs.NAME); a step that names one
-// but runs on no compute target is skipped, with why. The rest of the document is checked
+// but runs on no compute target is skipped, with why. jobs of another shape than a mapping
+// of steps (or null), and a step that is not a mapping (nor null), are findings. The rest of the document is checked
 // for duplicate keys and what kubectl would refuse.
 func (d *decoder) pipeline(n *yaml.Node, p *path, add func(*field.Path, *yaml.Node, *resolve.Workload), skip func(line int, reason string)) {
 	budget := MaxNodes
@@ -255,11 +270,18 @@ func (d *decoder) pipeline(n *yaml.Node, p *path, add func(*field.Path, *yaml.No
 		if !ok {
 			continue
 		}
-		if key != "jobs" || v.Kind != yaml.MappingNode {
+		if key != "jobs" {
 			d.checkTree(v, &fp)
 			continue
 		}
 		d.keep(&fp, c[i])
+		if v.Kind != yaml.MappingNode {
+			if !isNull(v) { // null: no steps
+				d.wrongShape(v, &fp, "a mapping of step names to jobs", "jobs: {train: {command: …, resources: {instance_type: …}}}")
+			}
+			d.checkTree(v, &fp)
+			continue
+		}
 		if !d.descend(v) {
 			return
 		}
@@ -277,6 +299,12 @@ func (d *decoder) pipeline(n *yaml.Node, p *path, add func(*field.Path, *yaml.No
 			}
 			names, compute := stepShape(s, &budget)
 			switch {
+			case s.Kind != yaml.MappingNode:
+				if !isNull(s) {
+					d.keep(&sp, steps[j])
+					d.wrongShape(s, &sp, "a mapping", "a step is a job: command, compute, resources, …")
+				}
+				d.checkTree(s, &sp)
 			case !names:
 				d.checkTree(s, &sp) // its instance type is its compute's business
 			case !compute && !defaultCompute:
@@ -292,7 +320,9 @@ func (d *decoder) pipeline(n *yaml.Node, p *path, add func(*field.Path, *yaml.No
 }
 
 // stepShape tells whether a pipeline step names an instance type (in resources, or in the
-// older compute mapping) and whether it names its own compute.
+// older compute mapping) and whether it names its own compute. A step whose resources are
+// not a mapping (nor null) counts as naming one, so that its resources are decoded, and
+// their shape reported.
 func stepShape(s *yaml.Node, budget *int) (names, compute bool) {
 	if s.Kind != yaml.MappingNode {
 		return false, false
@@ -301,6 +331,8 @@ func stepShape(s *yaml.Node, budget *int) (names, compute bool) {
 		if k, _ := lookup(v, "instance_type", budget); k != nil {
 			names = true
 		}
+	} else if k != nil && !isNull(v) {
+		names = true
 	}
 	if k, v := lookup(s, "compute", budget); k != nil && !isNull(v) {
 		compute = true
@@ -315,6 +347,7 @@ func stepShape(s *yaml.Node, budget *int) (names, compute bool) {
 
 // endpoint decodes an online endpoint written with its deployments inline, an older form:
 // each item of deployments is a deployment, given to add with its path (deployments[i]).
+// deployments of another shape than a list (or null) is a finding.
 func (d *decoder) endpoint(n *yaml.Node, p *path, add func(*field.Path, *yaml.Node, *resolve.Workload)) {
 	if !d.descend(n) {
 		return
@@ -331,11 +364,18 @@ func (d *decoder) endpoint(n *yaml.Node, p *path, add func(*field.Path, *yaml.No
 		if !ok {
 			continue
 		}
-		if key != "deployments" || v.Kind != yaml.SequenceNode {
+		if key != "deployments" {
 			d.checkTree(v, &fp)
 			continue
 		}
 		d.keep(&fp, c[i])
+		if v.Kind != yaml.SequenceNode {
+			if !isNull(v) { // null: no deployments
+				d.wrongShape(v, &fp, "a list of deployments", "deployments: [{name: blue, instance_type: …}]")
+			}
+			d.checkTree(v, &fp)
+			continue
+		}
 		if !d.descend(v) {
 			return
 		}
