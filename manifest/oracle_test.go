@@ -201,14 +201,26 @@ func checkOracleJSON(t *testing.T, data []byte) {
 }
 
 // TestOracleCorpus runs the oracle on the commented corpus of tricky cases in
-// testdata/oracle and on every manifest of the examples.
+// testdata/oracle and on every manifest of the examples (.yaml, .yml, .json), each
+// directory of which must hold some.
 func TestOracleCorpus(t *testing.T) {
 	files, _ := filepath.Glob("testdata/oracle/*")
-	examples, _ := filepath.Glob("../examples/*.yaml")
-	broken, _ := filepath.Glob("../examples/broken/*.yaml")
-	files = append(append(files, examples...), broken...)
 	if len(files) < 3 {
-		t.Fatalf("only %d corpus files", len(files))
+		t.Fatalf("only %d corpus files in testdata/oracle", len(files))
+	}
+	for _, dir := range []string{"../examples/manifests", "../examples/broken", "../examples/cluster"} {
+		var found []string
+		for _, ext := range []string{"*.yaml", "*.yml", "*.json"} {
+			m, err := filepath.Glob(filepath.Join(dir, ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			found = append(found, m...)
+		}
+		if len(found) == 0 {
+			t.Fatalf("no manifests in %s: the examples have moved", dir)
+		}
+		files = append(files, found...)
 	}
 	for _, name := range files {
 		data, err := os.ReadFile(name)
