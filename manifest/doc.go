@@ -57,7 +57,10 @@
 //     pipeline's settings.default_compute, is a workload at jobs.NAME; and the older forms
 //     of the AML-Kubernetes documents, a job with compute: {target, instance_type} and an
 //     online endpoint with inline deployments (at deployments[i]), each with a note naming
-//     today's form.
+//     today's form. A job that names its instance type both ways uses
+//     resources.instance_type, and a different name in compute.instance_type is a finding.
+//     A section of the wrong shape (jobs as a list, deployments as a mapping) is a finding
+//     at the section.
 //   - Skipped: managed online deployments (managedOnlineDeployment, type: managed, or an
 //     instance_type that is an Azure VM size such as Standard_F2s_v2 with no Kubernetes
 //     marker), batch deployments (batchDeployment, or keys only they have:

@@ -244,8 +244,13 @@ func TestScanAliasedDeployment(t *testing.T) {
 	manifest.Scan("e.yaml", data, func(d *manifest.Document) { scanned = d })
 	for _, p := range []string{"deployments[1]", "deployments[1].instance_type", "deployments[1].resources.requests[memory]"} {
 		if got, want := scanned.Position(p), parsed.Position(p); got != want {
-			knownBug(t, "after Scan, the position of an aliased item of deployments is the anchor's, not the alias's: "+p)
 			t.Errorf("after Scan Position(%s) = %v; Parse's = %v", p, got, want)
+		}
+	}
+	// The workload is placed where the alias is written.
+	for _, d := range []*manifest.Document{parsed, scanned} {
+		if len(d.Workloads) != 2 || d.Workloads[1].Line != 5 {
+			t.Errorf("workloads %+v; want the second on line 5", d.Workloads)
 		}
 	}
 }

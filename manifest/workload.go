@@ -379,14 +379,16 @@ func (d *decoder) endpoint(n *yaml.Node, p *path, add func(*field.Path, *yaml.No
 		if !d.descend(v) {
 			return
 		}
-		for j, e := range v.Content {
+		for j, written := range v.Content {
 			ip := fp.index(j)
-			if e = d.visit(e, &ip); e == nil {
+			e := d.visit(written, &ip)
+			if e == nil {
 				d.ascend()
 				return
 			}
-			d.keep(&ip, e)
-			add(ip.build(), e, d.deployment(e, &ip))
+			// The item is where it is written: an alias's line, not its anchor's.
+			d.keep(&ip, written)
+			add(ip.build(), written, d.deployment(e, &ip))
 		}
 		d.ascend()
 	}
