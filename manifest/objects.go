@@ -33,38 +33,46 @@ var (
 // in order.
 func jsonFields(t reflect.Type) []string {
 	var names []string
+	eachJSONField(t, func(name string, _ reflect.StructField) bool {
+		names = append(names, name)
+		return true
+	})
+	return names
+}
+
+// eachJSONField calls fn with the JSON name and the field of each of a struct's fields that
+// encoding/json decodes, those of inlined structs included, in order, until fn returns
+// false. It reports whether fn never did.
+func eachJSONField(t reflect.Type, fn func(name string, f reflect.StructField) bool) bool {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 		switch {
 		case name == "-":
 		case name == "" && (strings.Contains(","+opts+",", ",inline,") || f.Anonymous) && f.Type.Kind() == reflect.Struct:
-			names = append(names, jsonFields(f.Type)...)
+			if !eachJSONField(f.Type, fn) {
+				return false
+			}
 		case name != "":
-			names = append(names, name)
+			if !fn(name, f) {
+				return false
+			}
 		}
 	}
-	return names
+	return true
 }
 
 // jsonField returns the field of the struct type t that encoding/json would decode the
 // JSON key name into, matched exactly, as strict decoding matches (encoding/json also
 // takes a key that differs in case; strict decoding reports that as unknown).
-func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case tag == "-":
-		case tag == "" && (strings.Contains(","+opts+",", ",inline,") || f.Anonymous) && f.Type.Kind() == reflect.Struct:
-			if g, ok := jsonField(f.Type, name); ok {
-				return g, true
-			}
-		case tag == name:
-			return f, true
+func jsonField(t reflect.Type, name string) (sf reflect.StructField, found bool) {
+	eachJSONField(t, func(n string, f reflect.StructField) bool {
+		if n == name {
+			sf, found = f, true
 		}
-	}
-	return reflect.StructField{}, false
+		return !found
+	})
+	return sf, found
 }
 
 var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
