@@ -2,9 +2,15 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
@@ -12,10 +18,11 @@ import (
 
 // Sinks keep the compiler from optimising benchmarked calls away.
 var (
-	placementSink Placement
-	errsSink      field.ErrorList
-	typeSink      *instancetype.InstanceType
-	errSink       error
+	placementSink    Placement
+	refPlacementSink refPlacement
+	errsSink         field.ErrorList
+	typeSink         *instancetype.InstanceType
+	errSink          error
 )
 
 // benchCatalogTypes returns n instance types: type-0000 ... (n-1 of them, so that with the
@@ -48,36 +55,41 @@ func benchWorkloads() []*Workload {
 	return ws
 }
 
-// BenchmarkResolve resolves deployments with their own resources against catalogs of 10
-// and 10,000 instance types, with no extension selector: no allocation, and the same cost
-// whatever the size of the catalog. "merge" adds an extension selector that must be
-// merged with a type's (one map allocated); "parallel" resolves from many goroutines
-// against a Store of 10,000 types, and "parallel-writing" does so while a writer keeps
-// replacing instance types (its B/op counts the writer's allocations, spread over the
-// reads; the readers allocate nothing, as TestResolveAllocs checks). On two cores the
-// writer takes one of them.
+// BenchmarkResolve resolves the deployments above against catalogs of 10 and 10,000 types,
+// with no extension selector (no allocation, and the same cost whatever the size of the
+// catalog) and with one that must be merged with the selector of the half of the types that
+// have one (merge), each beside the apimachinery way of doing the same (refResolve below):
+// impl=ours is this package, impl=apimachinery the reference. "parallel" resolves from many
+// goroutines against a Store of 10,000 types, beside refStore, a map behind a
+// sync.RWMutex. "parallel-writing" (ours alone) does so while a writer keeps replacing
+// instance types (its B/op counts the writer's allocations, spread over the reads; the
+// readers allocate nothing, as TestResolveAllocs checks). On two cores the writer takes one
+// of them.
 func BenchmarkResolve(b *testing.B) {
-	ws := benchWorkloads()
+	ws, rws := benchWorkloads(), refWorkloads()
+	ext := sel("zone", "west")
 	for _, n := range []int{10, 10_000} {
-		c := NewCatalog(benchCatalogTypes(n)...)
-		b.Run("catalog="+strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				placementSink, errsSink = Resolve(c, ws[i%len(ws)], nil, Options{})
-			}
-		})
-	}
-	b.Run("merge/catalog=10000", func(b *testing.B) {
-		c := NewCatalog(benchCatalogTypes(10_000)...)
-		ext := sel("zone", "west")
-		w := ws[1] // type-0001 has a selector
-		b.ReportAllocs()
-		for b.Loop() {
-			placementSink, errsSink = Resolve(c, w, nil, Options{NodeSelector: ext})
+		c, m := NewCatalog(benchCatalogTypes(n)...), refCatalog(n)
+		for _, mode := range []struct {
+			name string
+			ext  map[string]string
+		}{{"catalog=" + strconv.Itoa(n), nil}, {"merge/catalog=" + strconv.Itoa(n), ext}} {
+			b.Run(mode.name+"/impl=ours", func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					placementSink, errsSink = Resolve(c, ws[i%len(ws)], nil, Options{NodeSelector: mode.ext})
+				}
+			})
+			b.Run(mode.name+"/impl=apimachinery", func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					refPlacementSink, errsSink = refResolve(m, rws[i%len(rws)], mode.ext, nil)
+				}
+			})
 		}
-	})
+	}
 	s := NewStore(benchCatalogTypes(10_000)...)
-	b.Run("parallel", func(b *testing.B) {
+	b.Run("parallel/catalog=10000/impl=ours", func(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			var p Placement
@@ -87,7 +99,18 @@ func BenchmarkResolve(b *testing.B) {
 			_ = p
 		})
 	})
-	b.Run("parallel-writing", func(b *testing.B) {
+	refs := &refStore{types: refCatalog(10_000)}
+	b.Run("parallel/catalog=10000/impl=apimachinery", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			var p refPlacement
+			for i := 0; pb.Next(); i++ {
+				p, _ = refs.resolve(rws[i%len(rws)], nil)
+			}
+			_ = p
+		})
+	})
+	b.Run("parallel-writing/catalog=10000", func(b *testing.B) {
 		stop := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
@@ -203,4 +226,175 @@ func TestResolveAllocs(t *testing.T) {
 			t.Errorf("%s: %v allocations; want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// The apimachinery way, beside which BenchmarkResolve measures this package: it resolves
+// workloads as a controller would with apimachinery alone. It holds each instance type's
+// requests and limits as resource.Quantity maps (what a corev1.ResourceList is; k8s.io/api
+// itself is not a dependency of this module), keeps the catalog in a map behind a
+// sync.RWMutex, checks the selectors with labels.Conflicts and merges them with
+// labels.Merge (only when both are set, as a careful author would), and compares limits
+// with resource.Quantity.Cmp. Field paths are built only for errors, as this package does.
+// The rules applied are this package's (R6, R7, R9), without the did-you-mean of an unknown
+// name. TestSameOutcome checks that both agree on the benchmarked inputs.
+
+// refType is an instance type as an apimachinery-only controller holds it.
+type refType struct {
+	name             string
+	nodeSelector     map[string]string
+	requests, limits map[string]resource.Quantity
+}
+
+// refWorkload is a deployment: the instance type it names and its own resources, nil
+// when it has no resources section.
+type refWorkload struct {
+	instanceType     string
+	requests, limits map[string]resource.Quantity
+}
+
+type refPlacement struct {
+	instanceType     string
+	nodeSelector     map[string]string
+	requests, limits map[string]resource.Quantity
+}
+
+// refResolve is resolve.Resolve written with apimachinery: R6 (the type exists, default
+// when none is named), R7 (selectors do not conflict; their union), R9 (limits within the
+// type's; requests within the effective limits, the deployment's own completed from the
+// type's).
+func refResolve(catalog map[string]*refType, w *refWorkload, extension map[string]string, fldPath *field.Path) (refPlacement, field.ErrorList) {
+	name := w.instanceType
+	if name == "" {
+		name = instancetype.DefaultName
+	}
+	p := refPlacement{instanceType: name, nodeSelector: extension, requests: w.requests, limits: w.limits}
+	var errs field.ErrorList
+	t, ok := catalog[name]
+	if !ok {
+		return p, append(errs, field.NotFound(fldPath.Child("instance_type"), name))
+	}
+	switch {
+	case labels.Conflicts(extension, t.nodeSelector):
+		errs = append(errs, field.Invalid(fldPath.Child("instance_type"), name, "node selector conflicts with the extension's"))
+	case len(extension) == 0:
+		p.nodeSelector = t.nodeSelector
+	case len(t.nodeSelector) > 0:
+		p.nodeSelector = labels.Merge(extension, t.nodeSelector)
+	}
+	if w.requests == nil && w.limits == nil {
+		p.requests, p.limits = t.requests, t.limits
+		return p, errs
+	}
+	for res := range t.limits {
+		if _, ok := w.limits[res]; !ok {
+			// The deployment's limits, completed from the type's.
+			p.limits = make(map[string]resource.Quantity, len(t.limits)+len(w.limits))
+			maps.Copy(p.limits, t.limits)
+			maps.Copy(p.limits, w.limits)
+			break
+		}
+	}
+	for res, l := range w.limits {
+		tl, ok := t.limits[res]
+		switch {
+		case ok && l.Cmp(tl) > 0:
+			errs = append(errs, field.Invalid(fldPath.Child("resources", "limits").Key(res), l.String(), "must be less than or equal to the instance type's limit of "+tl.String()))
+		case !ok && strings.Contains(res, "/") && l.Sign() > 0:
+			errs = append(errs, field.Invalid(fldPath.Child("resources", "limits").Key(res), l.String(), "the instance type provides none"))
+		}
+	}
+	for res, r := range w.requests {
+		l, ok := p.limits[res]
+		if !ok {
+			l, ok = t.limits[res]
+		}
+		if ok && r.Cmp(l) > 0 {
+			errs = append(errs, field.Invalid(fldPath.Child("resources", "requests").Key(res), r.String(), "must be less than or equal to the limit of "+l.String()))
+		}
+	}
+	return p, errs
+}
+
+// refStore is the catalog of an apimachinery-only controller: a map behind a read-write
+// lock, written by informer handlers, read by every resolver.
+type refStore struct {
+	mu    sync.RWMutex
+	types map[string]*refType
+}
+
+func (s *refStore) resolve(w *refWorkload, extension map[string]string) (refPlacement, field.ErrorList) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return refResolve(s.types, w, extension, nil)
+}
+
+// refCatalog is the catalog of benchCatalogTypes(n) as an apimachinery-only controller
+// holds it, with the built-in default.
+func refCatalog(n int) map[string]*refType {
+	m := make(map[string]*refType, n)
+	m[instancetype.DefaultName] = &refType{name: instancetype.DefaultName,
+		requests: quantities("cpu", "100m", "memory", "2Gi"), limits: quantities("cpu", "2", "memory", "2Gi")}
+	for _, it := range benchCatalogTypes(n) {
+		m[it.Name] = &refType{name: it.Name, nodeSelector: it.Spec.NodeSelector,
+			requests: quantities("cpu", "100m", "memory", "100Mi"),
+			limits:   quantities("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "0")}
+	}
+	return m
+}
+
+// refWorkloads are benchWorkloads as apimachinery quantities.
+func refWorkloads() []*refWorkload {
+	ws := make([]*refWorkload, 9)
+	for i := range ws {
+		ws[i] = &refWorkload{instanceType: fmt.Sprintf("type-%04d", i),
+			requests: quantities("cpu", "0.1", "memory", "0.2Gi"),
+			limits:   quantities("cpu", "0.2", "memory", "0.5Gi")}
+	}
+	return ws
+}
+
+func quantities(kv ...string) map[string]resource.Quantity {
+	m := make(map[string]resource.Quantity, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i]] = resource.MustParse(kv[i+1])
+	}
+	return m
+}
+
+// TestSameOutcome checks that both ways agree on the benchmarked inputs, and on a few
+// broken ones, so that the benchmark compares like with like.
+func TestSameOutcome(t *testing.T) {
+	c, m := NewCatalog(benchCatalogTypes(10)...), refCatalog(10)
+	ws, rws := benchWorkloads(), refWorkloads()
+	over := &Workload{Kind: Deployment, InstanceType: "type-0001", Resources: &instancetype.ResourceRequirements{
+		Requests: instancetype.ResourceList{"cpu": instancetype.MustParseAmount("2")},
+		Limits:   instancetype.ResourceList{"cpu": instancetype.MustParseAmount("2"), "nvidia.com/gpu": instancetype.MustParseAmount("1"), "amd.com/gpu": instancetype.MustParseAmount("1")},
+	}}
+	ws = append(ws, over, &Workload{Kind: Deployment, InstanceType: "nope"}, &Workload{Kind: Deployment})
+	rws = append(rws, &refWorkload{instanceType: "type-0001", requests: quantities("cpu", "2"), limits: quantities("cpu", "2", "nvidia.com/gpu", "1", "amd.com/gpu", "1")},
+		&refWorkload{instanceType: "nope"}, &refWorkload{})
+	for _, ext := range []map[string]string{nil, {"zone": "west"}, {"pool": "p1"}, {"pool": "other"}} {
+		for i := range ws {
+			p, errs := Resolve(c, ws[i], nil, Options{NodeSelector: ext})
+			rp, rerrs := refResolve(m, rws[i], ext, nil)
+			if p.InstanceType != rp.instanceType || labels.Set(p.NodeSelector()).String() != labels.Set(rp.nodeSelector).String() ||
+				len(p.Requests()) != len(rp.requests) || len(p.Limits()) != len(rp.limits) {
+				t.Errorf("workload %d, extension %v: resolve gives %v %v %d %d, apimachinery %v %v %d %d", i, ext,
+					p.InstanceType, p.NodeSelector(), len(p.Requests()), len(p.Limits()), rp.instanceType, rp.nodeSelector, len(rp.requests), len(rp.limits))
+			}
+			if errFields(errs) != errFields(rerrs) {
+				t.Errorf("workload %d, extension %v: resolve finds %s; apimachinery %s", i, ext, errFields(errs), errFields(rerrs))
+			}
+		}
+	}
+}
+
+// errFields lists the type and field of each error, sorted.
+func errFields(errs field.ErrorList) string {
+	var s []string
+	for _, e := range errs {
+		s = append(s, string(e.Type)+" "+e.Field)
+	}
+	slices.Sort(s)
+	return strings.Join(s, ", ")
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The benchmark suite, beside the apimachinery way of doing the same thing, summarised with
-# benchstat; then the end-to-end comparison (scripts/e2e.sh); then the README's benchmark
-# section, between <!-- bench:start --> and <!-- bench:end -->, rewritten from the results.
+# The benchmark suite, beside apimachinery, strconv, sigs.k8s.io/yaml, yaml.v3 or a naive
+# scan doing the same thing, summarised with benchstat; then the end-to-end comparison
+# (scripts/e2e.sh). It writes BENCHMARKS.md, a generated file (how it was produced, then
+# every table with its ratios), and a short summary table into README.md between the lines
+# <!-- bench:summary:start --> and <!-- bench:summary:end -->; without those markers it
+# prints the summary and leaves README.md alone.
 #
 #   scripts/bench.sh [--count N] [--benchtime D] [--quick] [--no-e2e] [--no-readme] [--raw FILE]
 #
@@ -9,25 +12,28 @@
 #                  more for its confidence intervals
 #   --benchtime D  go test -benchtime of each benchmark (default 1s, or $BENCHTIME)
 #   --quick        one round, -benchtime 100ms, 3 end-to-end runs, for trying the script
-#                  out: the section is printed, not written to the README
+#                  out: the results go to bench.out/ and are printed; BENCHMARKS.md and
+#                  README.md are not changed
 #   --no-e2e       skip the end-to-end comparison
-#   --no-readme    print the section instead of writing it to the README
+#   --no-readme    print the summary instead of writing it to README.md
 #   --raw FILE     do not run the suite: summarise the results of an earlier run (its
-#                  bench.out/raw.txt), for example after changing this script's tables
+#                  bench.out/raw.txt), for example after changing this script's tables; the
+#                  end-to-end result is taken from e2e.txt and e2e.md beside FILE, if there
 #
 # Each round runs every package's benchmarks once (-count 1), one package at a time, so that
-# ours and the apimachinery way of each comparison run minutes apart at most in every
-# round, and slow drift of a shared machine spreads over both. Results and the benchstat
-# tables stay in bench.out/ (git-ignored). benchstat is installed at a pinned version into
-# a temporary GOBIN through the Go module proxy; it is not added to go.mod.
+# ours and the other way of each comparison run minutes apart at most in every round, and
+# slow drift of a shared machine spreads over both. Results, the benchstat tables and the
+# generated Markdown stay in bench.out/ (git-ignored). benchstat is installed at a pinned
+# version into a temporary GOBIN through the Go module proxy; it is not added to go.mod.
 #
-# The existing benchmark names put the implementation in the middle (BenchmarkParse/ours/1Gi,
+# Some benchmark names put the implementation in the middle (BenchmarkParse/ours/1Gi,
 # BenchmarkDecodeList/sigsyaml/items=100), which benchstat cannot use as columns; the results
 # are rewritten to key=value form (BenchmarkParse/impl=ours/in=1Gi) so that
 # `benchstat -col /impl` puts ours and the others side by side, and the ratios are computed
 # from its CSV output with awk.
 set -euo pipefail
 
+cmdline="scripts/bench.sh${*:+ $*}"
 count=${COUNT:-6}
 benchtime=${BENCHTIME:-1s}
 quick=0
@@ -41,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; count=1; benchtime=100ms; readme=0; shift ;;
 	--no-e2e) e2e=0; shift ;;
 	--no-readme) readme=0; shift ;;
-	--raw) rawin=$2; shift 2 ;;
+	--raw) rawin=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
 	esac
@@ -59,19 +65,29 @@ echo "installing benchstat@$benchstat_version into a temporary GOBIN" >&2
 GOBIN=$tmp/bin go install "golang.org/x/perf/cmd/benchstat@$benchstat_version"
 benchstat=$tmp/bin/benchstat
 
-# The packages with benchmarks; scripts/apimachineryresolve holds resolve's comparison.
-pkgs=(./quantity ./manifest ./validate ./resolve ./selector ./scripts/apimachineryresolve)
+# The packages with benchmarks.
+pkgs=(./quantity ./manifest ./validate ./resolve ./selector ./fit)
 
+# The settings of a run are recorded at the top of its results (benchstat shows them as
+# its configuration), so that --raw can describe the run it summarises.
 raw=$out/raw.txt
 if [ -n "$rawin" ]; then
 	cp "$rawin" "$tmp/raw.txt"
 	raw=$tmp/raw.txt
-	# The settings of that run, recorded at the top of its results.
-	count=$(sed -n 's/^rounds: //p' "$raw" | head -1)
-	benchtime=$(sed -n 's/^benchtime: //p' "$raw" | head -1)
-	: "${count:=?}" "${benchtime:=?}"
+	for f in e2e.txt e2e.md; do
+		if [ -f "$(dirname "$rawin")/$f" ]; then cp "$(dirname "$rawin")/$f" "$tmp/$f"; fi
+	done
+	if [ "$e2e" = 0 ] || [ ! -f "$tmp/e2e.txt" ] || [ ! -f "$tmp/e2e.md" ]; then rm -f "$tmp/e2e.txt" "$tmp/e2e.md"; fi
 else
-	printf 'rounds: %s\nbenchtime: %s\n' "$count" "$benchtime" >"$raw"
+	{
+		echo "rounds: $count"
+		echo "benchtime: $benchtime"
+		echo "command: $cmdline"
+		echo "goversion: $(go env GOVERSION)"
+		echo "started: $(date -u +%Y-%m-%dT%H:%MZ)"
+		echo "load-at-start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+	} >"$raw"
+	rm -f "$out/e2e.txt" "$out/e2e.md"
 	for round in $(seq "$count"); do
 		for pkg in "${pkgs[@]}"; do
 			echo "round $round/$count: $pkg" >&2
@@ -79,7 +95,23 @@ else
 			cat "$tmp/round.txt" >>"$raw"
 		done
 	done
+	# Not a configuration line (benchstat ignores it): when the suite ended.
+	echo "# finished $(date -u +%Y-%m-%dT%H:%MZ), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >>"$raw"
+	if [ "$e2e" = 1 ]; then
+		e2eargs=(--summary "$tmp/e2e.md" --values "$tmp/e2e.txt")
+		if [ "$quick" = 1 ]; then e2eargs+=(--quick); fi
+		scripts/e2e.sh "${e2eargs[@]}" >&2
+		cp "$tmp/e2e.md" "$tmp/e2e.txt" "$out/"
+	fi
 fi
+meta() { sed -n "s/^$1: //p" "$raw" | head -1; }
+count=$(meta rounds)
+benchtime=$(meta benchtime)
+runcmd=$(meta command)
+started=$(meta started)
+load_start=$(meta load-at-start)
+finished=$(sed -n 's/^# finished \([^,]*\), load average \(.*\)$/\1/p' "$raw" | tail -1)
+load_end=$(sed -n 's/^# finished \([^,]*\), load average \(.*\)$/\2/p' "$raw" | tail -1)
 
 # Rewrite names so that the implementation is a key (impl=ours first, as the baseline).
 sed -E \
@@ -92,44 +124,58 @@ sed -E \
 	-e 's#^BenchmarkWorkload/mlflow-on-type/validate#BenchmarkWorkload/case=mlflow-on-type/impl=ours#' \
 	-e 's#^BenchmarkWorkload/validate#BenchmarkWorkload/case=gpu-deployment/impl=ours#' \
 	-e 's#^BenchmarkWorkload/apimachinery#BenchmarkWorkload/case=gpu-deployment/impl=apimachinery#' \
-	-e 's#/impl=(selector|resolve)([/ \t-])#/impl=ours\2#' \
+	-e 's#/impl=(selector|resolve|index)([/ \t-])#/impl=ours\2#' \
 	"$raw" >"$tmp/normalized.txt"
 # Comparisons (an impl key) apart from the benchmarks of ours alone, each result kept after
 # the pkg: line it belongs to.
 awk '!/^Benchmark/ || /\/impl=/' "$tmp/normalized.txt" >"$tmp/compared.txt"
 awk '!/^Benchmark/ || !/\/impl=/' "$tmp/normalized.txt" >"$tmp/alone.txt"
 
-cols='/impl@(ours ours-decoded apimachinery strconv sigsyaml yamlv3node)'
+cols='/impl@(ours ours-decoded apimachinery strconv sigsyaml yamlv3node naive)'
 units='.unit:(sec/op OR allocs/op)'
 "$benchstat" -col "$cols" -filter "$units" "$tmp/compared.txt" >"$out/benchstat-compared.txt" 2>/dev/null
 "$benchstat" -col "$cols" -filter "$units" -format csv "$tmp/compared.txt" >"$out/benchstat-compared.csv" 2>/dev/null
 "$benchstat" -filter "$units" "ours=$tmp/alone.txt" >"$out/benchstat-alone.txt" 2>/dev/null
+"$benchstat" -filter "$units" -format csv "ours=$tmp/alone.txt" >"$out/benchstat-alone.csv" 2>/dev/null
 
-# The machine.
+# The machine: the CPU as go test names it (and /proc/cpuinfo, when it differs), the cores
+# of this machine (the GOMAXPROCS of the runs is the -N suffix of every benchmark name).
 cpu=$(sed -n 's/^cpu: *//p' "$raw" | head -1 | sed 's/ *$//')
 model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -1 || true)
 if [ -n "$model" ] && [ "$model" != "$cpu" ]; then cpu="$cpu ($model in /proc/cpuinfo)"; fi
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
-goversion=$(go env GOVERSION)
-goosarch=$(go env GOOS)/$(go env GOARCH)
-date=$(date -u +%Y-%m-%d)
+procs=$(sed -n 's/^Benchmark[^ \t]*-\([0-9][0-9]*\)[ \t].*/\1/p' "$raw" | head -1)
+goversion=$(sed -n 's/^goversion: //p' "$raw" | head -1)
+: "${goversion:=$(go env GOVERSION)}"
+goosarch=$(sed -n 's/^goos: //p' "$raw" | head -1)/$(sed -n 's/^goarch: //p' "$raw" | head -1)
+kernel=$(uname -sr 2>/dev/null || echo unknown)
+memory=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo unknown)
+date=${started%%T*}
+: "${date:=$(date -u +%Y-%m-%d)}"
 
-# The ratio tables, from benchstat's CSV.
+# The ratio tables, from benchstat's CSV; with summary= set, the summary table too.
 cat >"$tmp/tables.awk" <<'AWK'
+# human(s): a time in seconds, to three significant digits (tenths of a nanosecond).
 function human(s) {
 	if (s == "") return "–"
 	if (s < 1e-6) return sprintf("%.1f ns", s * 1e9)
-	if (s < 1e-3) return sprintf("%.2f µs", s * 1e6)
-	if (s < 1) return sprintf("%.2f ms", s * 1e3)
-	return sprintf("%.2f s", s)
+	if (s < 1e-3) return sig3(s * 1e6) " µs"
+	if (s < 1) return sig3(s * 1e3) " ms"
+	return sig3(s) " s"
 }
+function sig3(v) { return sprintf(v < 10 ? "%.2f" : (v < 100 ? "%.1f" : "%.0f"), v) }
+function poss(s) { return s (s ~ /s$/ ? "'" : "'s") }
 function times(r) { return (r >= 10) ? sprintf("%.0f×", r) : (r >= 1 ? sprintf("%.1f×", r) : sprintf("%.2f×", r)) }
-function allocs(a) { return (a == "") ? "–" : sprintf("%.0f", a) }
+function commas(n,   s, t) { s = sprintf("%.0f", n); t = ""; while (length(s) > 3) { t = "," substr(s, length(s) - 2) t; s = substr(s, 1, length(s) - 3) }; return s t }
+function allocs(a) { return (a == "") ? "–" : commas(a) }
+function span(lo, hi) { return (lo == hi) ? allocs(lo) : allocs(lo) "–" allocs(hi) }
+function lab(fam, im) { return ((fam, im) in flabel) ? flabel[fam, im] : label[im] }
 BEGIN {
 	FS = ","
 	label["ours"] = "ours"; label["ours-decoded"] = "ours, validate only"
 	label["apimachinery"] = "apimachinery"; label["strconv"] = "strconv.ParseInt"
-	label["sigsyaml"] = "sigs.k8s.io/yaml"; label["yamlv3node"] = "yaml.v3 nodes"
+	label["sigsyaml"] = "sigs.k8s.io/yaml"; label["yamlv3node"] = "yaml.v3 nodes"; label["naive"] = "naive"
+	flabel["Check", "ours"] = "fit.Index"; flabel["Check", "naive"] = "naive scan"
 	title["Parse"] = "`quantity.Parse` — beside `resource.ParseQuantity`, and `strconv.ParseInt` on the value's bare digits"
 	title["Cmp"] = "`Quantity.Cmp` — beside `resource.Quantity.Cmp`"
 	title["String"] = "`Quantity.String` — beside `resource.Quantity.String` of a computed quantity (no cached text)"
@@ -140,9 +186,18 @@ BEGIN {
 	title["Resolve"] = "Resolving a deployment — `resolve.Resolve` and `resolve.Store` beside a map (behind a `sync.RWMutex` in parallel), `labels.Merge` and `resource.Quantity.Cmp`"
 	title["ValidateLabels"] = "Validating a node selector — `selector.ValidateLabels` beside apimachinery's label checks"
 	title["LabelKey"] = "One label key — `selector.ValidLabelKey` beside `content.IsLabelKey`"
+	title["Check"] = "Fitting instance types to nodes — `fit.Index.Check` beside a naive scan of every node, for each demand of a set (time per op is the whole set)"
 	first["Parse"] = "value"; first["String"] = "value"; first["AppendText"] = "value"; first["Cmp"] = "comparison"
 	first["DecodeList"] = "list"; first["InstanceType"] = "instance type"; first["Workload"] = "deployment"
-	first["Resolve"] = "case"; first["ValidateLabels"] = "selector"; first["LabelKey"] = "key"
+	first["Resolve"] = "case"; first["ValidateLabels"] = "selector"; first["LabelKey"] = "key"; first["Check"] = "cluster and demands"
+	# Benchmarks of ours alone.
+	atitle["Resolve"] = "`resolve.Store.Resolve` from parallel goroutines while a writer replaces instance types"
+	atitle["CatalogLookup"] = "`resolve.Catalog.Lookup` — a hit, and a miss with its suggestions"
+	atitle["NewCatalog"] = "`resolve.NewCatalog` of 10,000 types"
+	atitle["StoreSet"] = "`resolve.Store.Set` — replacing an instance type"
+	atitle["Merge"] = "`selector.Merge`"
+	atitle["Matches"] = "`selector.Matches`"
+	atitle["NewIndex"] = "`fit.NewIndex` of the cluster"
 }
 /^pkg: / { pkg = $0; sub(/^pkg: .*\//, "", pkg); next }
 /^$/ { state = 0; next }
@@ -155,8 +210,10 @@ BEGIN {
 state == 2 {
 	name = $1
 	if (name == "geomean") next
-	fam = name; sub(/\/.*/, "", fam)
-	row = name; sub(/^[^\/]*\//, "", row); sub(/-[0-9]+$/, "", row); sub(/^(in|obj|case|key)=/, "", row)
+	fam = name; sub(/\/.*/, "", fam); sub(/-[0-9]+$/, "", fam)
+	row = name; if (row ~ /\//) sub(/^[^\/]*\//, "", row); else row = ""
+	sub(/-[0-9]+$/, "", row); sub(/^(in|obj|case|key)=/, "", row)
+	if (row == "") row = "–"
 	if (!((fam, row) in seen)) {
 		seen[fam, row] = 1; nrows[fam]++; rows[fam, nrows[fam]] = row
 		if (!(fam in fampkg)) { fampkg[fam] = pkg; nfam++; fams[nfam] = fam }
@@ -168,95 +225,227 @@ state == 2 {
 		if (!((fam, colname[c]) in hascol)) { hascol[fam, colname[c]] = 1; nimpl[fam]++; impls[fam, nimpl[fam]] = colname[c] }
 	}
 }
+# stats(fam, im): over the rows where both ours and im were measured, the geometric mean of
+# im's time over ours (g), the mean times per row (mo, mi: total over rows), the smallest
+# and largest ratio and their rows, and the range of im's and ours' allocations.
+function stats(fam, im,   r, row, t, base, ratio, a) {
+	st_n = 0; st_log = 0; st_to = 0; st_ti = 0; st_min = ""; st_max = ""
+	st_alo = ""; st_ahi = ""; st_olo = ""; st_ohi = ""
+	for (r = 1; r <= nrows[fam]; r++) {
+		row = rows[fam, r]
+		base = val["sec/op", fam, row, "ours"]; t = val["sec/op", fam, row, im]
+		if (t == "" || base == "") continue
+		ratio = t / base
+		st_n++; st_log += log(ratio); st_to += base; st_ti += t
+		if (st_min == "" || ratio < st_min) { st_min = ratio; st_minrow = row }
+		if (st_max == "" || ratio > st_max) { st_max = ratio; st_maxrow = row }
+		a = val["allocs/op", fam, row, im]
+		if (a != "") { if (st_alo == "" || a + 0 < st_alo) st_alo = a + 0; if (st_ahi == "" || a + 0 > st_ahi) st_ahi = a + 0 }
+		a = val["allocs/op", fam, row, "ours"]
+		if (a != "") { if (st_olo == "" || a + 0 < st_olo) st_olo = a + 0; if (st_ohi == "" || a + 0 > st_ohi) st_ohi = a + 0 }
+	}
+	if (st_n == 0) return 0
+	st_g = exp(st_log / st_n); st_mo = st_to / st_n; st_mi = st_ti / st_n
+	return 1
+}
+# demands(row): the number of demands a row of BenchmarkCheck checks per op.
+function demands(row,   d) { d = row; if (!sub(/.*demands=/, "", d)) return 0; sub(/[^0-9].*/, "", d); return d + 0 }
+function table(fam,   k, im, hdr, sep, isfirst, r, row, base, line, t, a, summary, nd) {
+	printf "\n### %s\n\n", (fam in title) ? title[fam] : fam
+	hdr = "| " ((fam in first) ? first[fam] : "benchmark") " |"; sep = "| --- |"
+	for (k = 1; k <= nimpl[fam]; k++) {
+		im = impls[fam, k]
+		hdr = hdr " " lab(fam, im) " |"; sep = sep " ---: |"
+		if (im != "ours") { hdr = hdr " ÷ " lab(fam, "ours") " |"; sep = sep " ---: |" }
+	}
+	hdr = hdr " allocs/op (" ; isfirst = 1
+	for (k = 1; k <= nimpl[fam]; k++) { hdr = hdr (isfirst ? "" : " / ") lab(fam, impls[fam, k]); isfirst = 0 }
+	print hdr ") |"; print sep " ---: |"
+	for (r = 1; r <= nrows[fam]; r++) {
+		row = rows[fam, r]
+		base = val["sec/op", fam, row, "ours"]
+		line = "| " row " |"
+		for (k = 1; k <= nimpl[fam]; k++) {
+			im = impls[fam, k]; t = val["sec/op", fam, row, im]
+			line = line " " human(t) " |"
+			if (im == "ours") continue
+			line = line " " ((t != "" && base != "") ? times(t / base) : "–") " |"
+		}
+		a = ""
+		for (k = 1; k <= nimpl[fam]; k++) a = a (k > 1 ? " / " : "") allocs(val["allocs/op", fam, row, impls[fam, k]])
+		print line " " a " |"
+	}
+	# The geometric mean of the per-row ratios: each row counts once.
+	summary = ""
+	for (k = 1; k <= nimpl[fam]; k++) {
+		im = impls[fam, k]
+		if (im == "ours" || im == "ours-decoded" || !stats(fam, im)) continue
+		summary = summary (summary == "" ? "" : "; ") lab(fam, im) " takes **" times(st_g) "** " poss(lab(fam, "ours")) " time"
+		if (st_n > 1)
+			summary = summary sprintf(" in geometric mean over the %d rows (from %s on %s to %s on %s)", st_n, times(st_min), st_minrow, times(st_max), st_maxrow)
+	}
+	if (summary != "") print "\n" summary "."
+	if (fam == "Parse" && stats(fam, "apimachinery"))
+		printf "\nPer value on average (the total time of the %d values, divided by %d): apimachinery takes %s a value, ours %s: **%s**.\n", st_n, st_n, human(st_mi), human(st_mo), times(st_ti / st_to)
+	if (fam == "Cmp" && stats(fam, "apimachinery"))
+		printf "\nPer comparison on average (the total time of the %d comparisons, divided by %d): apimachinery takes %s, ours %s: **%s**.\n", st_n, st_n, human(st_mi), human(st_mo), times(st_ti / st_to)
+	if (fam == "Resolve") {
+		small = val["sec/op", fam, "catalog=10", "ours"]; big = val["sec/op", fam, "catalog=10000", "ours"]
+		if (small != "" && big != "") printf "\nResolving against 10,000 types takes %s the time of resolving against 10.\n", times(big / small)
+	}
+	if (fam == "Check") {
+		for (r = 1; r <= nrows[fam]; r++) {
+			row = rows[fam, r]; nd = demands(row)
+			if (nd == 0 || val["sec/op", fam, row, "ours"] == "" || val["sec/op", fam, row, "naive"] == "") continue
+			printf "\nPer demand (%s): fit.Index %s, the naive scan %s.\n", row, human(val["sec/op", fam, row, "ours"] / nd), human(val["sec/op", fam, row, "naive"] / nd)
+		}
+	}
+}
+# A table of benchmarks of ours alone: time and allocations.
+function alonetable(fam,   r, row) {
+	printf "\n### %s (package %s)\n\n", (fam in atitle) ? atitle[fam] : fam, fampkg[fam]
+	print "| benchmark | time | allocs/op |"
+	print "| --- | ---: | ---: |"
+	for (r = 1; r <= nrows[fam]; r++) {
+		row = rows[fam, r]
+		print "| " row " | " human(val["sec/op", fam, row, "ours"]) " | " allocs(val["allocs/op", fam, row, "ours"]) " |"
+	}
+}
+function summaryrow(what, ours, other, theirs, ratio, al) {
+	printf "| %s | %s | %s | %s | %s | %s |\n", what, ours, other, theirs, ratio, al > summary
+}
+function e2eval(k) { return (k in e2ev) ? e2ev[k] : "" }
+function mib(kb) { return (kb == "" || kb == "NA") ? "n/a" : sprintf("%.0f MiB", kb / 1024) }
+function writesummary(   fam, row, o, t, nd, ratio, line) {
+	print "| measured | ours | compared with | its time | its time ÷ ours | allocs/op (ours / its) |" > summary
+	print "| --- | ---: | --- | ---: | ---: | ---: |" > summary
+	if (stats("Parse", "apimachinery"))
+		summaryrow(sprintf("`quantity.Parse`, mean of %d values", st_n),
+			human(st_mo), "`resource.ParseQuantity`", human(st_mi),
+			"**" times(st_ti / st_to) "** on average; **" times(st_g) "** in geometric mean (" times(st_min) " on " st_minrow " to " times(st_max) " on " st_maxrow ")",
+			span(st_olo, st_ohi) " / " span(st_alo, st_ahi))
+	if (stats("Parse", "strconv"))
+		summaryrow(sprintf("`quantity.Parse`, mean of the same %d", st_n),
+			human(st_mo), "`strconv.ParseInt` on the bare digits", human(st_mi),
+			"**" times(st_ti / st_to) "** on average; **" times(st_g) "** in geometric mean (" times(st_min) " to " times(st_max) ")", span(st_olo, st_ohi) " / " span(st_alo, st_ahi))
+	if (stats("Cmp", "apimachinery"))
+		summaryrow(sprintf("`Quantity.Cmp`, mean of %d comparisons", st_n),
+			human(st_mo), "`resource.Quantity.Cmp`", human(st_mi),
+			"**" times(st_ti / st_to) "** on average; **" times(st_g) "** in geometric mean (" times(st_min) " on " st_minrow " to " times(st_max) " on " st_maxrow ")", span(st_olo, st_ohi) " / " span(st_alo, st_ahi))
+	o = val["sec/op", "DecodeList", "items=20k", "ours"]; t = val["sec/op", "DecodeList", "items=20k", "yamlv3node"]
+	if (o != "" && t != "")
+		summaryrow("`manifest.Parse`, 20,000-item InstanceTypeList", human(o),
+			"a bare `go.yaml.in/yaml/v3` parse into nodes", human(t), "**" times(t / o) "**",
+			allocs(val["allocs/op", "DecodeList", "items=20k", "ours"]) " / " allocs(val["allocs/op", "DecodeList", "items=20k", "yamlv3node"]))
+	o = val["sec/op", "InstanceType", "valid", "ours"]; t = val["sec/op", "InstanceType", "valid", "apimachinery"]
+	if (o != "" && t != "")
+		summaryrow("validating an instance type from text (`ParseAmount` + `validate.InstanceType`)", human(o),
+			"apimachinery's validators and `resource.ParseQuantity`", human(t), "**" times(t / o) "**",
+			allocs(val["allocs/op", "InstanceType", "valid", "ours"]) " / " allocs(val["allocs/op", "InstanceType", "valid", "apimachinery"]))
+	o = val["sec/op", "Resolve", "catalog=10000", "ours"]; t = val["sec/op", "Resolve", "catalog=10000", "apimachinery"]
+	if (o != "" && t != "")
+		summaryrow("`resolve.Resolve` of a deployment, 10,000 instance types", human(o),
+			"a map, `labels.Merge` and `resource.Quantity.Cmp`", human(t), "**" times(t / o) "**",
+			allocs(val["allocs/op", "Resolve", "catalog=10000", "ours"]) " / " allocs(val["allocs/op", "Resolve", "catalog=10000", "apimachinery"]))
+	for (r = 1; r <= nrows["Check"]; r++) {
+		row = rows["Check", r]
+		if (row ~ /fitting/) continue
+		nd = demands(row); o = val["sec/op", "Check", row, "ours"]; t = val["sec/op", "Check", row, "naive"]
+		if (nd == 0 || o == "" || t == "") continue
+		line = row; sub(/^nodes=/, "", line); sub(/\/.*/, "", line)
+		summaryrow("`fit.Index.Check`, " commas(line) " nodes × " commas(nd) " demands, per demand", human(o / nd), "a naive scan of every node", human(t / nd),
+			"**" times(t / o) "**", allocs(val["allocs/op", "Check", row, "ours"]) " / " allocs(val["allocs/op", "Check", row, "naive"]) " per " nd " demands")
+		break
+	}
+	if (e2eval("ratio") != "") {
+		ratio = e2eval("bare_median_us") / e2eval("ours_median_us")
+		summaryrow(sprintf("`instancetype validate`, %s-item list (%.1f MB), median of %d runs", commas(e2eval("items")), e2eval("bytes") / 1e6, e2eval("runs")),
+			sprintf("%.3f s", e2eval("ours_median_us") / 1e6), "a bare `sigs.k8s.io/yaml` decode (`scripts/sigsdecode`)", sprintf("%.3f s", e2eval("bare_median_us") / 1e6),
+			"**" times(ratio) "** (ours takes " e2eval("ratio") "× its time)",
+			"peak RSS " mib(e2eval("ours_rss_kb")) " / " mib(e2eval("bare_rss_kb")) (e2eval("rss_ratio") != "NA" ? " (" e2eval("rss_ratio") "×)" : ""))
+	} else
+		summaryrow("`instancetype validate` of a 20,000-item list", "–", "a bare `sigs.k8s.io/yaml` decode", "–", "not measured in this run", "–")
+}
 END {
-	# The families in the order of the issue: quantity, decode, validate, resolve, selector.
-	n = split("Parse Cmp String AppendText DecodeList InstanceType Workload Resolve ValidateLabels LabelKey", order, " ")
+	if (e2e != "") while ((getline line < e2e) > 0) { split(line, kv, " "); e2ev[kv[1]] = kv[2] }
+	# The families in order: quantity, decode, validate, resolve, selector, fit; then any other.
+	if (alone) n = split("Resolve CatalogLookup NewCatalog StoreSet Merge Matches NewIndex", order, " ")
+	else n = split("Parse Cmp String AppendText DecodeList InstanceType Workload Resolve ValidateLabels LabelKey Check", order, " ")
 	for (f = 1; f <= nfam; f++) { known = 0; for (i = 1; i <= n; i++) if (order[i] == fams[f]) known = 1; if (!known) order[++n] = fams[f] }
 	for (f = 1; f <= n; f++) {
 		fam = order[f]
 		if (!(fam in fampkg)) continue
-		printf "\n#### %s\n\n", (fam in title) ? title[fam] : fam
-		hdr = "| " ((fam in first) ? first[fam] : "benchmark") " |"; sep = "| --- |"
-		for (k = 1; k <= nimpl[fam]; k++) {
-			im = impls[fam, k]
-			hdr = hdr " " label[im] " |"; sep = sep " ---: |"
-			if (im != "ours") { hdr = hdr " ÷ ours |"; sep = sep " ---: |" }
-		}
-		hdr = hdr " allocs/op (" ; isfirst = 1
-		for (k = 1; k <= nimpl[fam]; k++) { hdr = hdr (isfirst ? "" : " / ") label[impls[fam, k]]; isfirst = 0 }
-		print hdr ") |"; print sep " ---: |"
-		for (k = 1; k <= nimpl[fam]; k++) { lsum[k] = 0; lnum[k] = 0; rmin[k] = ""; rmax[k] = ""; tsum[k] = 0; bsum[k] = 0 }
-		for (r = 1; r <= nrows[fam]; r++) {
-			row = rows[fam, r]
-			base = val["sec/op", fam, row, "ours"]
-			line = "| " row " |"
-			for (k = 1; k <= nimpl[fam]; k++) {
-				im = impls[fam, k]; t = val["sec/op", fam, row, im]
-				line = line " " human(t) " |"
-				if (im == "ours") continue
-				if (t != "" && base != "") {
-					tsum[k] += t; bsum[k] += base
-					ratio = t / base; line = line " " times(ratio) " |"
-					lsum[k] += log(ratio); lnum[k]++
-					if (rmin[k] == "" || ratio < rmin[k]) { rmin[k] = ratio; rminrow[k] = row }
-					if (rmax[k] == "" || ratio > rmax[k]) { rmax[k] = ratio; rmaxrow[k] = row }
-				} else line = line " – |"
-			}
-			a = ""
-			for (k = 1; k <= nimpl[fam]; k++) a = a (k > 1 ? " / " : "") allocs(val["allocs/op", fam, row, impls[fam, k]])
-			print line " " a " |"
-		}
-		# The geometric mean of the per-row ratios: each row counts once.
-		summary = ""
-		for (k = 1; k <= nimpl[fam]; k++) {
-			if (impls[fam, k] == "ours" || impls[fam, k] == "ours-decoded" || lnum[k] == 0) continue
-			g = exp(lsum[k] / lnum[k])
-			geo[fam, impls[fam, k]] = g
-			summary = summary (summary == "" ? "" : "; ") label[impls[fam, k]] " takes **" times(g) "** ours' time"
-			if (lnum[k] > 1)
-				summary = summary sprintf(" in geometric mean over the %d rows (from %s on %s to %s on %s)", lnum[k], times(rmin[k]), rminrow[k], times(rmax[k]), rmaxrow[k])
-		}
-		if (summary != "") print "\n" summary "."
-		if (fam == "Parse") {
-			# The mean time per value, as the issue measured apimachinery ("about 210 ns
-			# per value on the values instance types carry"): total over total.
-			for (k = 1; k <= nimpl[fam]; k++) if (impls[fam, k] == "apimachinery" && bsum[k] > 0) {
-				mean = tsum[k] / bsum[k]
-				printf "\nPer value on average (the total time of the %d values, as the issue measured apimachinery at about 210 ns a value): apimachinery takes %s a value, ours %s: **%s**, which %s the 15× target. Per value the ratio runs from %s to %s: apimachinery is quick on the values its int64 path takes, and slow (25 allocations) on fractional binary ones.\n", lnum[k], human(tsum[k] / lnum[k]), human(bsum[k] / lnum[k]), times(mean), (mean >= 15) ? "meets" : "misses", times(rmin[k]), times(rmax[k])
-			}
-			printf "\nDESIGN.md §4 asks Parse to be at least 15× faster than apimachinery on these values and within 1.5× of strconv.ParseInt on their digits, with 0 allocations: %s and %s.\n",
-				(geo[fam, "apimachinery"] >= 15) ? "the first is **met** in geometric mean" : "the first is **not met** in geometric mean (" times(geo[fam, "apimachinery"]) ")",
-				(1 / geo[fam, "strconv"] <= 1.5) ? "the second is **met** (ours takes " times(1 / geo[fam, "strconv"]) " strconv's time)" : "the second is **not met**: ours takes " times(1 / geo[fam, "strconv"]) " strconv's time in geometric mean"
-		}
-		if (fam == "Cmp")
-			printf "\nDESIGN.md §4 asks Cmp to be at least 10× faster than apimachinery's: **%s** in geometric mean (%s).\n", (geo[fam, "apimachinery"] >= 10) ? "met" : "not met", times(geo[fam, "apimachinery"])
-		if (fam == "Resolve") {
-			small = val["sec/op", fam, "catalog=10", "ours"]; big = val["sec/op", fam, "catalog=10000", "ours"]
-			if (small != "" && big != "") printf "\nConstant time (DESIGN.md §4): resolving against 10,000 types takes %s the time of resolving against 10.\n", times(big / small)
-		}
+		if (alone) alonetable(fam); else table(fam)
 	}
+	if (summary != "") writesummary()
 }
 AWK
-awk -f "$tmp/tables.awk" "$out/benchstat-compared.csv" >"$tmp/tables.md"
+e2evalues=
+if [ -f "$tmp/e2e.txt" ]; then e2evalues=$tmp/e2e.txt; fi
+awk -v summary="$tmp/summary-table.md" -v e2e="$e2evalues" -f "$tmp/tables.awk" "$out/benchstat-compared.csv" >"$tmp/tables.md"
+awk -v alone=1 -f "$tmp/tables.awk" "$out/benchstat-alone.csv" >"$tmp/alone.md"
+
+# How the numbers were produced, for BENCHMARKS.md.
+perround=$(printf ' %s' "${pkgs[@]}")
+{
+	echo "- **Date**: $date (UTC)${started:+, the suite started at ${started#*T}}${finished:+ and ended at ${finished#*T}}."
+	echo "- **Machine**: $cpu; $cores cores, GOMAXPROCS ${procs:-$cores}; $memory of memory; $kernel; shared with other work (load average at the start ${load_start:-unknown}${load_end:+, at the end $load_end})."
+	echo "- **Go**: $goversion $goosarch; benchstat \`golang.org/x/perf/cmd/benchstat@$benchstat_version\`."
+	echo "- **Command**: \`${runcmd:-scripts/bench.sh}\`: $count round$([ "$count" = 1 ] || echo s); in each round, for each of${perround} in turn,"
+	echo "  \`go test -run '^\$' -bench . -benchmem -benchtime $benchtime -count 1 <package>\`."
+	if [ -f "$tmp/e2e.txt" ]; then
+		echo "  Then \`scripts/e2e.sh\`: $(sed -n 's/^runs //p' "$tmp/e2e.txt") runs of each program, alternating."
+	else
+		echo "  The end-to-end comparison (\`scripts/e2e.sh\`) was not part of this run."
+	fi
+	if [ -n "$rawin" ]; then
+		echo "- **Summarised** on $(date -u +%Y-%m-%d) from the results of that run, by \`scripts/bench.sh --raw ${rawin#"$root"/}\`."
+	fi
+	echo "- **Reading**: times are benchstat's medians over the rounds; a ratio is the other's median"
+	echo "  time divided by ours, so above 1 ours takes less time. Shared cores are noisy: compare the"
+	echo "  ratios within this run, not the absolute times with other runs, and see the confidence"
+	echo "  intervals in the full benchstat output at the end."
+} >"$tmp/produced.md"
+
+# The summary block for README.md.
+{
+	echo "Measured by \`scripts/bench.sh\` on $date (Go ${goversion#go}, $goosarch, $cores shared cores; $count round$([ "$count" = 1 ] || echo s) of"
+	echo "\`-benchtime $benchtime\`); how, and every table, in [BENCHMARKS.md](BENCHMARKS.md). A ratio is the other's"
+	echo "time divided by ours: above 1, ours takes less time."
+	echo
+	cat "$tmp/summary-table.md"
+} >"$out/summary.md"
 
 {
-	echo "Generated by \`scripts/bench.sh\` on $date: Go $goversion $goosarch; CPU: $cpu; $cores cores"
-	echo "(GOMAXPROCS $cores); \`-count $count\` (rounds of the whole suite), \`-benchtime $benchtime\`. Times are"
-	echo "benchstat's medians; a ratio is the other's median time divided by ours, so above 1 ours is"
-	echo "faster. Shared cores are noisy: read the ratios, not the absolute times, and the confidence"
-	echo "intervals in the full benchstat output below."
-	cat "$tmp/tables.md"
-	if [ "$e2e" = 1 ]; then
-		echo
-		echo "#### End to end"
-		echo
-		e2eargs=(--summary "$tmp/e2e.md")
-		if [ "$quick" = 1 ]; then e2eargs+=(--quick); fi
-		scripts/e2e.sh "${e2eargs[@]}" >&2
-		cat "$tmp/e2e.md"
-	fi
+	echo "# Benchmarks"
 	echo
-	echo "<details><summary>Full benchstat output (comparisons, then benchmarks of ours alone)</summary>"
+	echo "<!-- Generated by scripts/bench.sh; do not edit. -->"
+	echo
+	echo "Generated by \`scripts/bench.sh\`: every benchmark of this module beside the other way of"
+	echo "doing the same thing (apimachinery, \`strconv\`, \`sigs.k8s.io/yaml\`, \`go.yaml.in/yaml/v3\`, a naive"
+	echo "scan), then \`instancetype validate\` end to end."
+	echo
+	echo "## How these numbers were produced"
+	echo
+	cat "$tmp/produced.md"
+	echo
+	echo "## Summary"
+	echo
+	cat "$tmp/summary-table.md"
+	echo
+	echo "## Comparisons"
+	cat "$tmp/tables.md"
+	echo
+	echo "## End to end"
+	echo
+	if [ -f "$tmp/e2e.md" ]; then cat "$tmp/e2e.md"; else echo "Not measured in this run."; fi
+	echo
+	echo "## Benchmarks of ours alone"
+	cat "$tmp/alone.md"
+	echo
+	echo "## Full benchstat output"
+	echo
+	echo "<details><summary>Comparisons, then benchmarks of ours alone</summary>"
 	echo
 	echo '```'
 	cat "$out/benchstat-compared.txt"
@@ -265,23 +454,35 @@ awk -f "$tmp/tables.awk" "$out/benchstat-compared.csv" >"$tmp/tables.md"
 	echo '```'
 	echo
 	echo "</details>"
-} >"$out/section.md"
+} >"$out/BENCHMARKS.md"
 
-if [ "$readme" = 0 ]; then
-	cat "$out/section.md"
-	echo "bench.sh: section in bench.out/section.md; README.md not changed" >&2
+if [ "$quick" = 1 ]; then
+	cat "$out/BENCHMARKS.md"
+	echo "bench.sh: --quick: bench.out/BENCHMARKS.md and bench.out/summary.md written; BENCHMARKS.md and README.md not changed" >&2
 	exit 0
 fi
+cp "$out/BENCHMARKS.md" BENCHMARKS.md
+echo "bench.sh: BENCHMARKS.md written (raw results in bench.out/)" >&2
 
-# Replace what lies between the markers, keeping them and everything else.
-if ! grep -q '^<!-- bench:start -->$' README.md || ! grep -q '^<!-- bench:end -->$' README.md; then
-	echo "bench.sh: README.md lacks the <!-- bench:start --> and <!-- bench:end --> markers" >&2
-	exit 1
+start='<!-- bench:summary:start -->'
+end='<!-- bench:summary:end -->'
+if [ "$readme" = 0 ]; then
+	cat "$out/summary.md"
+	echo "bench.sh: summary printed (also in bench.out/summary.md); README.md not changed" >&2
+	exit 0
 fi
-awk -v section="$out/section.md" '
-	/^<!-- bench:start -->$/ { print; while ((getline line < section) > 0) print line; skip = 1; next }
-	/^<!-- bench:end -->$/ { skip = 0 }
+if [ "$(grep -cxF "$start" README.md)" != 1 ] || [ "$(grep -cxF "$end" README.md)" != 1 ] ||
+	[ "$(grep -nxF "$start" README.md | cut -d: -f1)" -gt "$(grep -nxF "$end" README.md | cut -d: -f1)" ]; then
+	cat "$out/summary.md"
+	echo "bench.sh: README.md lacks the lines $start and $end (once each, in that order):" >&2
+	echo "bench.sh: the summary is printed above (and in bench.out/summary.md); README.md not changed" >&2
+	exit 0
+fi
+# Replace what lies between the markers, keeping them and everything else.
+awk -v start="$start" -v end="$end" -v block="$out/summary.md" '
+	$0 == start { print; while ((getline line < block) > 0) print line; skip = 1; next }
+	$0 == end { skip = 0 }
 	!skip { print }
 ' README.md >"$tmp/README.md"
 cat "$tmp/README.md" >README.md
-echo "bench.sh: README.md benchmark section rewritten (raw results in bench.out/)" >&2
+echo "bench.sh: README.md summary rewritten between $start and $end" >&2
