@@ -352,7 +352,7 @@ func (c workloadCheck) check(name string, data []byte) ([]Placement, []Finding) 
 			p, errs := validate.Resolve(c.catalog, w.Object, w.Path, c.opts)
 			var kept field.ErrorList
 			for _, e := range errs {
-				if !refusedAtOrAbove(d, e.Field) {
+				if !d.Refused(e.Field) {
 					kept = append(kept, e)
 				}
 			}
@@ -384,40 +384,6 @@ func (c workloadCheck) check(name string, data []byte) ([]Placement, []Finding) 
 		}
 	})
 	return ps, fs
-}
-
-// refusedAtOrAbove reports whether decoding refused the value at the field path f, or at
-// a path above it (limits for limits[cpu]): decoding has reported that value, and a
-// finding of validation about it or about what it would hold ("Required value" for what
-// decoded as unset) says the same mistake again.
-func refusedAtOrAbove(d *manifest.Document, f string) bool {
-	if d.Refused(f) {
-		return true
-	}
-	// Each path above f ends before a "." or "[" outside a bracketed key. A bracketed key
-	// runs to the first "]" that ends the path or is followed by "." or "[", as manifest
-	// reads paths, so keys holding dots (nvidia.com/gpu) are not cut.
-	for i := 0; i < len(f); i++ {
-		switch f[i] {
-		case '.':
-			if d.Refused(f[:i]) {
-				return true
-			}
-		case '[':
-			if i > 0 && d.Refused(f[:i]) {
-				return true
-			}
-			end := len(f)
-			for j := i + 1; j < len(f); j++ {
-				if f[j] == ']' && (j+1 == len(f) || f[j+1] == '.' || f[j+1] == '[') {
-					end = j
-					break
-				}
-			}
-			i = end
-		}
-	}
-	return false
 }
 
 // underAny reports whether the field path f is at or below the path of one of the nodes
@@ -499,7 +465,7 @@ func check(s source, data []byte, err error, opts validate.Options, index *fit.I
 		for _, it := range d.InstanceTypes {
 			var kept field.ErrorList
 			for _, e := range validate.InstanceType(it.Object, it.Path, opts) {
-				if !refusedAtOrAbove(d, e.Field) {
+				if !d.Refused(e.Field) {
 					kept = append(kept, e)
 				}
 			}

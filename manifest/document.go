@@ -137,10 +137,26 @@ type Position struct {
 }
 
 // Refused reports whether decoding refused the value at path (a field path relative to
-// the document, as field.Path.String renders it): a value of the wrong type, which it
-// reported. A validator's finding at the same path (such as "Required value" for what
-// decoded as unset) says the same thing again, and can be dropped.
-func (d *Document) Refused(path string) bool { return d.refused[path] }
+// the document, as field.Path.String renders it), or at a path above it: a value of the
+// wrong type, which it reported (limits: 5 refuses spec.resources.limits, and so
+// spec.resources.limits[cpu]). A validator's finding at such a path (such as "Required
+// value" for what decoded as unset) says the same mistake again, and can be dropped.
+// Bracketed keys are read whole, dots and slashes included (limits[nvidia.com/gpu]).
+func (d *Document) Refused(path string) bool {
+	if len(d.refused) == 0 {
+		return false
+	}
+	if d.refused[path] {
+		return true
+	}
+	for rest := path; rest != ""; {
+		_, rest, _ = nextSegment(rest)
+		if rest != "" && d.refused[path[:len(path)-len(rest)]] {
+			return true
+		}
+	}
+	return false
+}
 
 // Position returns the position of the node at path, a field path in apimachinery's
 // notation relative to the document (as field.Path.String renders it). For a path that

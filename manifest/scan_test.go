@@ -263,8 +263,8 @@ func TestScanNilFunc(t *testing.T) {
 	}
 }
 
-// Refused reports the paths whose value decoding refused: a validator's finding there says
-// the same again.
+// Refused reports the paths whose value decoding refused, and those below them: a
+// validator's finding there says the same again.
 func TestRefused(t *testing.T) {
 	d := oneDocument(t, parse(`
 apiVersion: amlarc.azureml.com/v1alpha1
@@ -292,7 +292,8 @@ spec:
 		"spec.nodeSelector[b]":            false,
 		"spec.nodeSelector":               false,
 		"spec.resources.requests":         false,
-		"spec.resources.limits[cpu]":      false,
+		"spec.resources.limits[cpu]":      true,
+		"spec.resources.limits[0].x":      true,
 		"":                                false,
 	} {
 		if got := d.Refused(path); got != want {

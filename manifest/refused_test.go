@@ -1,4 +1,4 @@
-package lint
+package manifest_test
 
 import (
 	"testing"
@@ -6,9 +6,9 @@ import (
 	"github.com/amlarc-go/instancetypes/manifest"
 )
 
-// refusedAtOrAbove walks up a field path as package manifest writes it: a bracketed key
-// holding dots or slashes is one segment.
-func TestRefusedAtOrAbove(t *testing.T) {
+// Refused walks up a field path as the package writes it: a bracketed key holding dots
+// or slashes is one segment.
+func TestRefusedAbove(t *testing.T) {
 	src := "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata: {name: a}\n" +
 		"spec:\n  nodeSelector: {example.com/pool: [a]}\n  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: 5\n"
 	f := manifest.Parse("t.yaml", []byte(src))
@@ -36,8 +36,8 @@ func TestRefusedAtOrAbove(t *testing.T) {
 		"metadata.name":                           false,
 		"spec.resources.requests[spec.resources]": false,
 	} {
-		if got := refusedAtOrAbove(d, path); got != want {
-			t.Errorf("refusedAtOrAbove(%q) = %v; want %v", path, got, want)
+		if got := d.Refused(path); got != want {
+			t.Errorf("Refused(%q) = %v; want %v", path, got, want)
 		}
 	}
 }
