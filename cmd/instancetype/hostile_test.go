@@ -26,7 +26,8 @@ import (
 // Hostile inputs through the command, as a user would meet them: each written to a file
 // (or piped to standard input), the built binary run on it, and its exit code, findings,
 // output size, peak memory and time checked. The decoder's side of the same inputs is in
-// manifest/hostile_test.go. (Unix only: peak memory is read from the child's rusage.)
+// manifest/hostile_test.go. (Unix only: peak memory is read from the child's rusage, through the launcher of
+// launcher_unix_test.go.)
 //
 // The bounds, per run of the command:
 const (
@@ -475,14 +476,23 @@ func runHostile(t *testing.T, dir string, stdin []byte, args ...string) hostileR
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostileTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	// Through the launcher (see launcherEnv), so that the peak RSS measured is the
+	// command's own; its process group is killed on a hang.
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(t.TempDir(), "launcher-report")
+	cmd := exec.CommandContext(ctx, self, append([]string{binary}, args...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", launcherEnv+"="+report)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &cappedBuffer{max: hostileMaxOutput}, &cappedBuffer{max: hostileMaxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	elapsed := time.Since(start)
 	if ctx.Err() != nil {
 		t.Fatalf("instancetype %s: no exit within %v: a hang", strings.Join(args, " "), hostileTimeout)
@@ -491,15 +501,22 @@ func runHostile(t *testing.T, dir string, stdin []byte, args ...string) hostileR
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("running instancetype: %v", err)
 	}
+	var rss int64
+	var signal int
+	if b, err := os.ReadFile(report); err != nil {
+		t.Fatalf("the launcher wrote no report (%v); stderr: %.1000s", err, stderr.String())
+	} else if _, err := fmt.Sscan(string(b), &rss, &signal); err != nil {
+		t.Fatalf("the launcher's report %q: %v", b, err)
+	}
 	r := hostileResult{
 		stdout: stdout.String(), stderr: stderr.String(),
 		outBytes: stdout.n + stderr.n,
 		code:     cmd.ProcessState.ExitCode(),
-		rss:      peakRSS(cmd.ProcessState),
+		rss:      rss,
 		elapsed:  elapsed,
 	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		t.Fatalf("instancetype killed by signal %v", ws.Signal())
+	if signal != 0 {
+		t.Fatalf("instancetype killed by signal %v", syscall.Signal(signal))
 	}
 	t.Logf("exit %d in %v, peak RSS %d MB, output %d bytes", r.code, elapsed.Round(time.Millisecond), r.rss>>20, r.outBytes)
 	return r
@@ -525,7 +542,7 @@ func checkHostile(t *testing.T, r hostileResult, code int) {
 			t.Errorf("an output line of %d bytes: %.200s", len(line), line)
 		}
 	}
-	if r.rss > hostileMaxRSS && !raceEnabled { // see raceEnabled: -race runs measure the parent
+	if r.rss > hostileMaxRSS {
 		t.Errorf("peak RSS %d MB; want at most %d MB", r.rss>>20, hostileMaxRSS>>20)
 	}
 }

@@ -22,6 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 var binary string
 
 func TestMain(m *testing.M) {
+	launchIfAsked()
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "instancetype-test")
 	if err != nil {
