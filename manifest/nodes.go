@@ -8,6 +8,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
@@ -187,7 +188,7 @@ func (d *decoder) nodeStatus(n *yaml.Node, p *path, nd *fit.Node) bool {
 				}
 				nd.Allocatable[name] = q
 			case a.IsSet() && !d.refused[kp.build().String()]:
-				d.add(field.Invalid(kp.build(), a.String(), "not a quantity: "+quantityProblem(err)))
+				d.add(field.Invalid(kp.build(), clip.String(a.String()), "not a quantity: "+quantityProblem(err)))
 			}
 		}
 	}
