@@ -191,7 +191,7 @@ func (d *decoder) refusePath(p *path) {
 	if d.refused == nil {
 		d.refused = make(map[string]bool)
 	}
-	d.refused[p.build().String()] = true
+	d.refused[p.String()] = true
 }
 
 // keep records the position of n as that of p, when recording every field.
@@ -205,7 +205,7 @@ func (d *decoder) keep(p *path, n *yaml.Node) {
 // released).
 func (d *decoder) keepName(p *path, n *yaml.Node) {
 	if d.kept != nil && n != nil {
-		d.kept[p.build().String()] = Position{Line: n.Line + d.lines, Column: n.Column}
+		d.kept[p.String()] = Position{Line: n.Line + d.lines, Column: n.Column}
 	}
 }
 

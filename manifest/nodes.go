@@ -187,7 +187,7 @@ func (d *decoder) nodeStatus(n *yaml.Node, p *path, nd *fit.Node) bool {
 					nd.Allocatable = make(map[instancetype.ResourceName]quantity.Quantity)
 				}
 				nd.Allocatable[name] = q
-			case a.IsSet() && !d.refused[kp.build().String()]:
+			case a.IsSet() && !d.refused[kp.String()]:
 				d.add(field.Invalid(kp.build(), clip.String(a.String()), "not a quantity: "+quantityProblem(err)))
 			}
 		}
