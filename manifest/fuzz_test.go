@@ -68,25 +68,16 @@ func maxLines(data []byte) int {
 	return n
 }
 
-// eofBug reports the known bug of TestSyntaxErrorAtEndOfFileWithoutNewline: a syntax error
-// at the end of a file that does not end in a line break, one line past its end.
-func eofBug(data []byte, x manifest.Finding) bool {
-	return x.Type == manifest.SyntaxError && x.Line == maxLines(data)+1 && !bytes.HasSuffix(data, []byte("\n"))
-}
-
 // checkFinding checks the invariants of any finding about data: it names the file, has a
-// problem, sits inside the file and stays proportionate to it. It reports whether the
-// finding shows the known bug of eofBug, which it does not fail.
-func checkFinding(t *testing.T, data []byte, x manifest.Finding) (bug bool) {
+// problem, sits inside the file, stays proportionate to it, and has a field path or none
+// (never "<nil>").
+func checkFinding(t *testing.T, data []byte, x manifest.Finding) {
 	t.Helper()
 	if x.File != fuzzName {
 		t.Errorf("finding %q names file %q; want %q", x, x.File, fuzzName)
 	}
 	if x.Err == nil || x.Err.Type == "" {
 		t.Fatalf("finding at %v has no error: %#v", x.Position, x.Err)
-	}
-	if eofBug(data, x) {
-		return true
 	}
 	if lines := maxLines(data); x.Line < 1 || x.Line > lines || x.Column < 0 {
 		t.Errorf("finding %q at line %d column %d; the input has %d lines", x, x.Line, x.Column, lines)
@@ -95,9 +86,8 @@ func checkFinding(t *testing.T, data []byte, x manifest.Finding) (bug bool) {
 		t.Errorf("a finding of %d bytes about %d bytes of input: %.200q", n, len(data), x.String())
 	}
 	if x.Err.Field == "<nil>" {
-		return true // TestDocumentLevelFindingsHaveNoField
+		t.Errorf("finding %q has the field <nil>; want \"\" for the document itself", x)
 	}
-	return false
 }
 
 // TestSyntaxErrorLineOfScannerProblems is the regression test of a bug FuzzParse found:
@@ -170,11 +160,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file := manifest.Parse(fuzzName, data)
 		findings := file.Findings()
-		var bugs []string
 		for _, x := range findings {
-			if checkFinding(t, data, x) {
-				bugs = append(bugs, x.String())
-			}
+			checkFinding(t, data, x)
 		}
 		if !slices.IsSortedFunc(findings, func(a, b manifest.Finding) int {
 			return cmpPosition(a.Position, b.Position)
@@ -196,7 +183,7 @@ func FuzzParse(f *testing.F) {
 		if a, b := render(findings), render(read.Findings()); a != b {
 			t.Fatalf("Read and Parse differ:\n%s\n---\n%s", b, a)
 		}
-		bugs = append(bugs, checkScan(t, data, file)...)
+		checkScan(t, data, file)
 
 		if file.Name != fuzzName {
 			t.Errorf("File.Name = %q", file.Name)
@@ -230,10 +217,6 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
-		// Last, so that the checks above run on every input: the known bugs skip the input.
-		if len(bugs) > 0 {
-			knownBug(t, "findings past the end of the file, with field <nil>, or placed by Scan at an anchor:\n"+strings.Join(bugs, "\n"))
-		}
 		checkClipped(t, findings)
 	})
 }
@@ -254,7 +237,7 @@ func skippedDocuments(f *manifest.File) int {
 // and problems, the same documents handed to fn with the same findings, and the same
 // positions, once the trees are released, for the names of instance types and the fields of
 // workloads. It returns the differences of a known bug (TestScanAliasedDeployment).
-func checkScan(t *testing.T, data []byte, file *manifest.File) (bugs []string) {
+func checkScan(t *testing.T, data []byte, file *manifest.File) {
 	t.Helper()
 	var docs []*manifest.Document
 	var during []manifest.Finding
@@ -291,15 +274,10 @@ func checkScan(t *testing.T, data []byte, file *manifest.File) (bugs []string) {
 			}
 			p := w.Object.InstanceTypePath(w.Path).String()
 			if a, b := sd.Position(p), pd.Position(p); a != b {
-				if w.Path != nil && sd.Position(w.Path.String()) != pd.Position(w.Path.String()) {
-					bugs = append(bugs, fmt.Sprintf("after Scan Position(%s) = %v; Parse's = %v (an aliased item?)", p, a, b))
-					continue
-				}
 				t.Errorf("document %d: after Scan Position(%s) = %v; Parse's = %v", i, p, a, b)
 			}
 		}
 	}
-	return bugs
 }
 
 // reflectWorkload renders a workload for comparing.
@@ -385,12 +363,11 @@ func checkDocument(t *testing.T, d *manifest.Document, lines int) {
 }
 
 // checkClipped checks that no finding repeats more of a value than validate.MaxValueLen
-// allows. Decoding's findings do not clip values today: a known bug.
+// allows.
 func checkClipped(t *testing.T, fs []manifest.Finding) {
 	t.Helper()
 	for _, x := range fs {
 		if s, ok := x.Err.BadValue.(string); (ok && len(s) > validate.MaxValueLen+32) || len(x.Err.Detail) > maxDetailLen {
-			knownBug(t, fmt.Sprintf("findings of decoding repeat values unclipped: a finding of %d bytes: %.200s", len(x.String()), x))
 			t.Errorf("finding repeats %d bytes of its value: %.200s", len(s), x)
 		}
 	}
@@ -443,11 +420,8 @@ func FuzzValidate(f *testing.F) {
 				decoded[render([]manifest.Finding{x})]++
 			}
 		}
-		var bugs []string
 		for _, x := range r.Findings {
-			if checkFinding(t, data, x) {
-				bugs = append(bugs, x.String())
-			}
+			checkFinding(t, data, x)
 			if k := render([]manifest.Finding{x}); decoded[k] > 0 {
 				decoded[k]--
 				continue
@@ -477,9 +451,6 @@ func FuzzValidate(f *testing.F) {
 			checkValidationError(t, e)
 		}
 		checkObjects(t, data, r.Catalog, validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: strict})
-		if len(bugs) > 0 {
-			knownBug(t, "findings past the end of the file, or with field <nil>:\n"+strings.Join(bugs, "\n"))
-		}
 	})
 }
 

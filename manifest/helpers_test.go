@@ -3,9 +3,7 @@ package manifest_test
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
-	"testing"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/manifest"
@@ -76,14 +74,3 @@ func messages(fs []manifest.Finding) string {
 
 // typeHeader is the first two lines of an InstanceType document.
 const typeHeader = "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\n"
-
-// knownBug skips a test of behaviour that is wrong today, saying why. Set MANIFEST_BUGS=1
-// to run such tests, and see them fail:
-//
-//	MANIFEST_BUGS=1 go test -run . ./manifest
-func knownBug(t testing.TB, why string) {
-	t.Helper()
-	if os.Getenv("MANIFEST_BUGS") == "" {
-		t.Skip("BUG: " + why)
-	}
-}

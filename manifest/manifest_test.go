@@ -121,7 +121,6 @@ var findingTests = []struct {
 	name string
 	src  string
 	want []loc
-	bug  string // set for a case that fails today: why
 }{{
 	// Unknown fields were Unsupported values at the parent listing the known fields; they
 	// are now UnknownField findings, as apimachinery's strict decoding makes them.
@@ -510,9 +509,6 @@ metadata:
 func TestFindings(t *testing.T) {
 	for _, tt := range findingTests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.bug != "" {
-				knownBug(t, tt.bug)
-			}
 			f := parse(tt.src)
 			if got := locs(f.Findings()); !slices.Equal(got, tt.want) {
 				t.Errorf("Parse(%q) findings = %v; want %v%s", tt.src, got, tt.want, messages(f.Findings()))
