@@ -3,7 +3,9 @@ package manifest_test
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
+	"testing"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/manifest"
@@ -74,3 +76,13 @@ func messages(fs []manifest.Finding) string {
 
 // typeHeader is the first two lines of an InstanceType document.
 const typeHeader = "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\n"
+
+// slow skips a test unless INSTANCETYPES_SLOW_TESTS is set, as .ci/run sets it: the heavy
+// tests of cost, which compare processor times and are left out of the README's quick
+// test run.
+func slow(t *testing.T) {
+	t.Helper()
+	if os.Getenv("INSTANCETYPES_SLOW_TESTS") == "" {
+		t.Skip("slow: set INSTANCETYPES_SLOW_TESTS=1 to run (.ci/run does)")
+	}
+}
