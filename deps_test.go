@@ -13,7 +13,7 @@ import (
 // controller-runtime or k8s.io/api, and the arrows between this module's packages point
 // down only:
 //
-//	cmd/instancetype
+//	cmd/instancetype, internal/cli
 //	lint
 //	manifest
 //	resolve, validate, fit
@@ -35,14 +35,14 @@ var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runt
 // depend on, directly or through another package. Only the package's own code counts: an
 // external test package (package validate_test) may import anything.
 var mustNotDependOn = map[string][]string{
-	"quantity":     {"instancetype", "selector", "validate", "resolve", "manifest", "lint", "cmd/instancetype", "examples"},
-	"selector":     {"instancetype", "quantity", "validate", "resolve", "manifest", "lint", "cmd/instancetype", "examples"},
-	"instancetype": {"validate", "resolve", "manifest", "lint", "cmd/instancetype", "examples"},
-	"resolve":      {"validate", "manifest", "lint", "cmd/instancetype", "examples"},
-	"validate":     {"manifest", "lint", "cmd/instancetype", "examples"},
-	"manifest":     {"lint", "cmd/instancetype", "examples"},
-	"lint":         {"cmd/instancetype", "examples"},
-	"fit":          {"validate", "resolve", "manifest", "lint", "cmd/instancetype", "examples"},
+	"quantity":     {"instancetype", "selector", "validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"selector":     {"instancetype", "quantity", "validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"instancetype": {"validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"resolve":      {"validate", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"validate":     {"manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"manifest":     {"lint", "internal/cli", "cmd/instancetype", "examples"},
+	"lint":         {"internal/cli", "cmd/instancetype", "examples"},
+	"fit":          {"validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
 }
 
 // goListDeps returns the import paths of pkg and of every package it depends on, its tests'

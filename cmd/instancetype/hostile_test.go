@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/amlarc-go/instancetypes/internal/cli"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -81,7 +83,7 @@ type hostileCase struct {
 	// args are the command's arguments; FILE stands for the hostile file's path and "-"
 	// for the data on standard input. Default: validate FILE.
 	args []string
-	// code is the exit status wanted; why says why when it is not exitFindings.
+	// code is the exit status wanted; why says why when it is not cli.ExitFindings.
 	code int
 	why  string
 	// want are substrings of standard output: the finding naming the problem.
@@ -107,27 +109,27 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return append(billionLaughs(hostileHeader, "x"), "metadata:\n  name: bomb\n  ownerReferences: *a9\n"+hostileResources...)
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:1: document ignored: more than "},
 		},
 		{
 			name: "alias bomb in a deployment",
 			data: func() []byte { return billionLaughs("endpoint_name: e\n", "extra") },
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"nodes once aliases are expanded"},
 		},
 		{
 			name: "alias bomb on standard input, JSON output",
 			data: func() []byte { return billionLaughs("command: train\ncompute: azureml:k8s\n", "extra") },
 			args: []string{"validate", "-o", "json", "-"},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			// JSON findings are checked as FILE:LINE: TYPE: FIELD: MESSAGE.
 			want: []string{"<stdin>:1: InputLimit: : document ignored: more than "},
 		},
 		{
 			name: "alias bomb in a document of another kind",
 			data: func() []byte { return billionLaughs("apiVersion: v1\nkind: ConfigMap\n", "data") },
-			code: exitOK,
+			code: cli.ExitOK,
 			why:  "documents of other kinds are skipped unread (DESIGN §1), so the bomb is never expanded",
 		},
 		{
@@ -135,13 +137,13 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte(hostileHeader + "spec: " + strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + "\n")
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:3: YAML syntax error: exceeded max depth of 10000"},
 		},
 		{
 			name: "200,000-deep block nesting",
 			data: func() []byte { return []byte(hostileHeader + "spec:\n" + strings.Repeat("- ", 200000) + "x\n") },
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"YAML syntax error: exceeded max depth of 10000"},
 			slow: true,
 		},
@@ -149,7 +151,7 @@ func hostileCases() []hostileCase {
 			name: "200,000-deep nesting on standard input",
 			data: func() []byte { return []byte(strings.Repeat("{a: ", 200000)) },
 			args: []string{"validate", "-"},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			// It starts with "{", so kubectl reads it as JSON, then as YAML: both fail, and the
 			// JSON problem is reported, as kubectl reports it.
 			want: []string{"<stdin>:1: JSON syntax error: invalid character 'a' looking for beginning of object key string"},
@@ -157,27 +159,27 @@ func hostileCases() []hostileCase {
 		{
 			name: "4 MB of random bytes",
 			data: func() []byte { return randomBytes(4 << 20) },
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:1: YAML syntax error: invalid UTF-8 byte"},
 			slow: true,
 		},
 		{
 			name: "1 MB of NUL bytes",
 			data: func() []byte { return make([]byte, 1<<20) },
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:1: YAML syntax error: control character U+0000 is not allowed"},
 			slow: true,
 		},
 		{
 			name: "a NUL byte in a name",
 			data: func() []byte { return []byte(hostileHeader + "metadata: {name: \"a\x00b\"}\n" + hostileResources) },
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:3: YAML syntax error: control character U+0000 is not allowed"},
 		},
 		{
 			name: "invalid UTF-8 in a name",
 			data: func() []byte { return []byte(hostileHeader + "metadata:\n  name: \xc3\x28\n" + hostileResources) },
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:4: YAML syntax error: invalid UTF-8 byte 0xc3"},
 		},
 		{
@@ -185,7 +187,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte(hostileHeader + "metadata: {name: " + strings.Repeat("a", 1<<20) + "}\n" + hostileResources)
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:3: document ignored: a scalar of 1048576 bytes, more than 65536"},
 		},
 		{
@@ -193,7 +195,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte(hostileHeader + "metadata: {name: a}\nspec:\n  nodeSelector:\n    " + strings.Repeat("k", 1<<20) + ": v\n")
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			// YAML itself refuses an implicit key over 1,024 characters.
 			want: []string{"FILE:6: YAML syntax error: mapping values are not allowed in this context"},
 		},
@@ -202,7 +204,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte(hostileHeader + "metadata: {name: a}\nspec:\n  nodeSelector:\n    ? " + strings.Repeat("k", 1<<20) + "\n    : v\n")
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:6: document ignored: a scalar of 1048576 bytes, more than 65536"},
 		},
 		{
@@ -210,7 +212,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n- metadata: {name: a}\n  spec:\n    nodeSelector:\n      k: \"" + strings.Repeat("v", 1<<20) + "\"\n")
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:7: document ignored: a scalar of 1048576 bytes, more than 65536"},
 		},
 		{
@@ -218,7 +220,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte(strings.Repeat("---\n", 200000) + hostileHeader + "metadata: {name: last}\n" + hostileResources)
 			},
-			code: exitOK,
+			code: cli.ExitOK,
 			why:  "empty documents are legal YAML and skipped, as kubectl skips them; the one instance type is valid",
 			slow: true,
 		},
@@ -227,14 +229,14 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte(strings.Repeat("---\n", 200000) + hostileHeader + "metadata: {name: last}\nspec:\n  resources:\n    requests: {cpu: \"0\", memory: 1Gi}\n    limits: {cpu: 1, memory: 2Gi}\n")
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:200006: spec.resources.requests[cpu]: Invalid value: \"0\": must be greater than zero"},
 			slow: true,
 		},
 		{
 			name: "200,000 empty documents alone",
 			data: func() []byte { return []byte(strings.Repeat("---\n", 200000)) },
-			code: exitOK,
+			code: cli.ExitOK,
 			why:  "a stream of empty documents holds nothing to check",
 			slow: true,
 		},
@@ -243,7 +245,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte(hostileHeader + "metadata: {name: big}\nspec:\n  resources:\n    requests: {cpu: \"1e3061300070\", memory: 1e3061300070}\n    limits: {cpu: \"1e3061300070\", memory: 2Gi}\n")
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{
 				`FILE:6: spec.resources.requests[cpu]: Invalid value: "1e3061300070": out of range`,
 				`FILE:6: spec.resources.requests[memory]: Invalid value: "1e3061300070": out of range`,
@@ -255,7 +257,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte("endpoint_name: e\nresources:\n  requests: {cpu: \"1e3061300070\", memory: 1Gi}\n  limits: {cpu: \"1e-3061300070\", memory: 2Gi}\n")
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{
 				`FILE:3: resources.requests[cpu]: Invalid value: "1e3061300070": out of range`,
 				`FILE:4: resources.limits[cpu]: Invalid value: "1e-3061300070": out of range`,
@@ -266,7 +268,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte {
 				return []byte(hostileHeader + "metadata:\n  name: " + name300 + "\n" + hostileResources)
 			},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:4: metadata.name: Invalid value: \"nnnn", "(300 bytes)\": must be no more than 253 bytes"},
 		},
 		{
@@ -275,20 +277,20 @@ func hostileCases() []hostileCase {
 				return []byte(hostileHeader + "metadata:\n  name: " + name300 + "\n" + hostileResources)
 			},
 			args: []string{"list", "FILE"},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"must be no more than 253 bytes", "nnnnnnnn"},
 		},
 		{
 			name: "instance_type of 300 bytes in a deployment",
 			data: func() []byte { return []byte("endpoint_name: e\ninstance_type: " + name300 + "\n") },
 			args: []string{"resolve", "FILE"},
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:2: instance_type: Invalid value: \"nnnn", "(300 bytes)\": must name an InstanceType: must be no more than 253 bytes"},
 		},
 		{
 			name: "file one byte over the size limit",
 			data: func() []byte { return bytes.Repeat([]byte("#"), manifest.MaxFileSize+1) },
-			code: exitFindings,
+			code: cli.ExitFindings,
 			want: []string{"FILE:1: file too large: more than 67108864 bytes"},
 			slow: true,
 		},
@@ -324,7 +326,7 @@ func TestHostileInputs(t *testing.T) {
 			out := r.stdout
 			if slices.Contains(args, "json") {
 				out = jsonFindings(t, r.stdout)
-			} else if tt.code == exitFindings && !strings.Contains(r.stderr, "problem") {
+			} else if tt.code == cli.ExitFindings && !strings.Contains(r.stderr, "problem") {
 				t.Errorf("no summary of problems on standard error: %.2000s", r.stderr)
 			}
 			out = strings.ReplaceAll(out, "hostile.yaml:", "FILE:")
@@ -342,7 +344,13 @@ func TestHostileInputs(t *testing.T) {
 func jsonFindings(t *testing.T, out string) string {
 	t.Helper()
 	var v struct {
-		Findings []jsonFinding `json:"findings"`
+		Findings []struct {
+			File    string `json:"file"`
+			Line    int    `json:"line"`
+			Field   string `json:"field"`
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"findings"`
 	}
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatalf("-o json output is not JSON: %v\n%.2000s", err, out)
@@ -371,7 +379,7 @@ func TestHostileCyclicAlias(t *testing.T) {
 		dir := t.TempDir()
 		must(t, os.WriteFile(filepath.Join(dir, "cyclic.yaml"), []byte(data), 0o644))
 		r := runHostile(t, dir, nil, "validate", "cyclic.yaml")
-		checkHostile(t, r, exitFindings)
+		checkHostile(t, r, cli.ExitFindings)
 		if !strings.Contains(r.stdout, "an alias to a node that contains it (anchor \"a\")") {
 			t.Errorf("no finding about the cycle:\n%.2000s", r.stdout)
 		}
@@ -391,7 +399,7 @@ func TestHostileManySmallNodes(t *testing.T) {
 	data := hostileHeader + "metadata: {name: flat}\nspec: [" + strings.Repeat("0,", 31_000_000) + "0]\n"
 	must(t, os.WriteFile(filepath.Join(dir, "flat.yaml"), []byte(data), 0o644))
 	r := runHostile(t, dir, nil, "validate", "flat.yaml")
-	checkHostile(t, r, exitFindings)
+	checkHostile(t, r, cli.ExitFindings)
 }
 
 // TestHostileWideMapping: the duplicate-key check compares each key of a mapping with every
@@ -410,7 +418,7 @@ func TestHostileWideMapping(t *testing.T) {
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, "wide.yaml"), []byte(b.String()), 0o644))
 	r := runHostile(t, dir, nil, "validate", "wide.yaml")
-	checkHostile(t, r, exitOK)
+	checkHostile(t, r, cli.ExitOK)
 }
 
 // TestHostileAliasedFindings: aliases multiply findings as they multiply nodes, up to the
@@ -431,7 +439,7 @@ func TestHostileAliasedFindings(t *testing.T) {
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, "amplified.yaml"), []byte(b.String()), 0o644))
 	r := runHostile(t, dir, nil, "validate", "amplified.yaml")
-	checkHostile(t, r, exitFindings)
+	checkHostile(t, r, cli.ExitFindings)
 }
 
 // TestHostileUnknownNamesInBigCatalog: each deployment naming an unknown instance type
@@ -457,8 +465,8 @@ func TestHostileUnknownNamesInBigCatalog(t *testing.T) {
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, "misses.yaml"), []byte(b.String()), 0o644))
 	r := runHostile(t, dir, nil, "validate", "misses.yaml")
-	if r.code != exitFindings {
-		t.Errorf("exit %d; want %d", r.code, exitFindings)
+	if r.code != cli.ExitFindings {
+		t.Errorf("exit %d; want %d", r.code, cli.ExitFindings)
 	}
 }
 

@@ -36,22 +36,15 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
-)
 
-// Exit codes.
-const (
-	exitOK       = 0
-	exitFindings = 1
-	exitUsage    = 2
+	"github.com/amlarc-go/instancetypes/internal/cli"
 )
 
 func main() {
 	tuneGC()
-	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, color: colorWanted(os.Stdout)}))
+	os.Exit(cli.Main(os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Color: cli.ColorWanted(os.Stdout)}))
 }
 
 // tuneGC lets the heap grow a little more between collections than Go's default, up to a
@@ -67,176 +60,4 @@ func tuneGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(160 << 20)
 	}
-}
-
-// env is what a run reads and writes besides its arguments, so tests can run it in process.
-type env struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	color          bool
-}
-
-// run runs one command line and returns the exit code.
-func run(args []string, e env) int {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, usage)
-		return exitUsage
-	}
-	switch cmd, rest := args[0], args[1:]; cmd {
-	case "validate", "resolve", "list":
-		return runCheck(cmd, rest, e)
-	case "version", "--version":
-		if wantsHelp(rest) {
-			fmt.Fprint(e.stdout, commandHelp["version"])
-			return exitOK
-		}
-		if len(rest) > 0 {
-			fmt.Fprintf(e.stderr, "instancetype version: takes no arguments\n\n%s", commandHelp["version"])
-			return exitUsage
-		}
-		fmt.Fprintln(e.stdout, "instancetype", version())
-		return exitOK
-	case "help", "-h", "-help", "--help":
-		if len(rest) > 0 && !wantsHelp(rest[:1]) {
-			if text, ok := commandHelp[rest[0]]; ok {
-				fmt.Fprint(e.stdout, text)
-				return exitOK
-			}
-			fmt.Fprintf(e.stderr, "instancetype: unknown command %q\n\n%s", rest[0], usage)
-			return exitUsage
-		}
-		fmt.Fprint(e.stdout, usage)
-		return exitOK
-	default:
-		fmt.Fprintf(e.stderr, "instancetype: unknown command %q\n\n%s", cmd, usage)
-		return exitUsage
-	}
-}
-
-// wantsHelp reports -h, -help or --help among args, before any "--".
-func wantsHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "-h", "-help", "--help":
-			return true
-		case "--":
-			return false
-		}
-	}
-	return false
-}
-
-// version is the module version the binary was built from, or "(devel)".
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
-
-const usage = `instancetype checks Azure ML instance types and the workloads that use them.
-
-Usage:
-  instancetype validate [flags] PATH...   check instance types, deployments and jobs
-  instancetype resolve  [flags] PATH...   what each deployment and job really gets
-  instancetype list     [flags] PATH...   the catalog of instance types, built-in default included
-  instancetype version                    print the version
-  instancetype help [COMMAND]             show help for a command
-
-PATH is a file, a directory (walked for .yaml, .yml and .json) or - for standard input.
-
-` + flagsHelp + `
-Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
-directory holding no manifest.
-Run 'instancetype help COMMAND' for examples.
-`
-
-// flagsHelp is the flags part of each command's help.
-const flagsHelp = `Flags:
-  -o, --output text|json      output format (default text); -ojson works too
-      --node-selector k=v,... the Azure ML extension's nodeSelector (repeatable;
-                              all pairs count)
-      --strict-subset         require each instance type's nodeSelector to be a subset
-                              of the extension's
-      --catalog PATH          the cluster's instance types, such as saved from
-                              kubectl get instancetypes -o yaml (repeatable; a file,
-                              a directory or -). Workloads are checked against them;
-                              they are not checked themselves, and an instance type
-                              among the PATHs replaces one of the same name.
-      --nodes PATH            the cluster's nodes, as kubectl get nodes -o yaml
-                              prints them (repeatable; a file, a directory or -).
-                              Each instance type, and each workload with resources
-                              of its own, must fit a schedulable, untainted node its
-                              effective nodeSelector matches.
-      --exclude GLOB          skip paths that match GLOB in directory walks
-                              (repeatable): templates, charts/*, *.json
-`
-
-const exitHelp = `
-Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
-directory holding no manifest.
-`
-
-var commandHelp = map[string]string{
-	"validate": `Usage: instancetype validate [flags] PATH...
-
-Checks every instance type (InstanceType, InstanceTypeList, or a List of them
-as kubectl get prints it) and every Azure ML Kubernetes workload found in PATHs:
-online deployments, command, sweep and pipeline jobs on a compute target. Files
-are read as kubectl reads them. Checked: the documented rules, strict decoding
-(unknown fields, duplicate keys, values kubectl would send as another type), the
-extension's nodeSelector, and each workload against the catalog: the instance
-types of PATHs over those of --catalog. Documents that are not these (managed or
-batch deployments, serverless jobs, components, other Kubernetes objects, Helm
-templates) are skipped, and the summary counts them; with -o json each is listed
-with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE,
-followed by a summary on standard error.
-
-` + flagsHelp + `
-Examples:
-  instancetype validate examples/
-  instancetype validate --catalog cluster.yaml --exclude 'templates' deploy/
-  instancetype validate --node-selector pool=ml --node-selector zone=a manifests/
-  instancetype validate --nodes nodes.yaml instance_types.yaml
-  kubectl get instancetypes -o yaml | instancetype validate -o json -
-` + exitHelp,
-	"resolve": `Usage: instancetype resolve [flags] PATH...
-
-For each deployment and job found in PATHs, prints the instance type it gets
-(defaultinstancetype when it names none), the node selector its pods carry (the
-extension's merged with the instance type's), its effective requests and limits
-(a deployment's own limits completed from its instance type's), and whether the
-placement holds: STATUS unresolved, and "resolved": false in JSON, when a
-finding stands against it. With --nodes, NODES is how many nodes it can land
-on. Findings are reported as by validate.
-
-` + flagsHelp + `
-Examples:
-  instancetype resolve examples/
-  instancetype resolve --catalog cluster.yaml -o json deploy.yml
-  instancetype resolve --nodes nodes.yaml examples/manifests
-` + exitHelp,
-	"list": `Usage: instancetype list [flags] PATH...
-
-Prints the catalog formed by the instance types found in PATHs over those of
---catalog, with the built-in defaultinstancetype unless a custom one overrides
-it: name, cpu and memory requests and limits, extended resources (GPUs), node
-selector, where each comes from, and with --nodes how many nodes it fits. When a name is defined more than once the
-last definition is the one in effect, and the one listed. Findings are reported
-as by validate. With no PATH, lists the built-in catalog (and --catalog's).
-
-` + flagsHelp + `
-Examples:
-  instancetype list examples/
-  instancetype list --nodes nodes.yaml --catalog cluster.yaml
-  kubectl get instancetypes -o yaml | instancetype list -o json -
-` + exitHelp,
-	"version": `Usage: instancetype version
-
-Prints the version of the module the command was built from.
-`,
-	"help": `Usage: instancetype help [COMMAND]
-
-Prints the help of COMMAND, or of the command itself.
-`,
 }

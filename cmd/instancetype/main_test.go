@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/amlarc-go/instancetypes/internal/cli"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -138,44 +140,44 @@ var goldenTests = []struct {
 	code int
 }{
 	// The examples: the source document's manifests pass; the broken ones do not.
-	{"validate-manifests.txt", []string{"validate", "examples/manifests"}, exitOK},
-	{"validate-manifests.json", []string{"validate", "--output=json", "examples/manifests"}, exitOK},
-	{"validate-broken.txt", []string{"validate", "examples/broken"}, exitFindings},
-	{"validate-examples.txt", []string{"validate", "examples/"}, exitFindings},
-	{"validate-examples.json", []string{"validate", "-o", "json", "examples/"}, exitFindings},
-	{"validate-selector-conflict.txt", []string{"validate", "--node-selector", "mylabel=other,pool=ml", "examples/manifests"}, exitFindings},
-	{"validate-selector-repeated.txt", []string{"validate", "--node-selector", "pool=ml", "--node-selector", "mylabel=other", "examples/manifests"}, exitFindings},
-	{"validate-strict-subset.txt", []string{"validate", "--strict-subset", "--node-selector", "pool=ml", "examples/manifests"}, exitFindings},
-	{"resolve-manifests.txt", []string{"resolve", "--node-selector", "pool=ml", "examples/manifests"}, exitOK},
-	{"resolve-manifests.json", []string{"resolve", "-ojson", "--node-selector", "pool=ml", "examples/manifests"}, exitOK},
-	{"resolve-examples.txt", []string{"resolve", "examples/"}, exitFindings},
-	{"list-manifests.txt", []string{"list", "examples/manifests"}, exitOK},
-	{"list-manifests.json", []string{"list", "-o", "json", "examples/manifests"}, exitOK},
-	{"list-builtin.txt", []string{"list"}, exitOK},
+	{"validate-manifests.txt", []string{"validate", "examples/manifests"}, cli.ExitOK},
+	{"validate-manifests.json", []string{"validate", "--output=json", "examples/manifests"}, cli.ExitOK},
+	{"validate-broken.txt", []string{"validate", "examples/broken"}, cli.ExitFindings},
+	{"validate-examples.txt", []string{"validate", "examples/"}, cli.ExitFindings},
+	{"validate-examples.json", []string{"validate", "-o", "json", "examples/"}, cli.ExitFindings},
+	{"validate-selector-conflict.txt", []string{"validate", "--node-selector", "mylabel=other,pool=ml", "examples/manifests"}, cli.ExitFindings},
+	{"validate-selector-repeated.txt", []string{"validate", "--node-selector", "pool=ml", "--node-selector", "mylabel=other", "examples/manifests"}, cli.ExitFindings},
+	{"validate-strict-subset.txt", []string{"validate", "--strict-subset", "--node-selector", "pool=ml", "examples/manifests"}, cli.ExitFindings},
+	{"resolve-manifests.txt", []string{"resolve", "--node-selector", "pool=ml", "examples/manifests"}, cli.ExitOK},
+	{"resolve-manifests.json", []string{"resolve", "-ojson", "--node-selector", "pool=ml", "examples/manifests"}, cli.ExitOK},
+	{"resolve-examples.txt", []string{"resolve", "examples/"}, cli.ExitFindings},
+	{"list-manifests.txt", []string{"list", "examples/manifests"}, cli.ExitOK},
+	{"list-manifests.json", []string{"list", "-o", "json", "examples/manifests"}, cli.ExitOK},
+	{"list-builtin.txt", []string{"list"}, cli.ExitOK},
 	// The cluster's catalog.
-	{"list-catalog.txt", []string{"list", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests"}, exitOK},
-	{"validate-catalog.txt", []string{"validate", "--catalog", "examples/cluster/instancetypes.yaml", "azureml/command-job.yml", "azureml/pipeline.yml"}, exitFindings},
-	{"validate-no-catalog.txt", []string{"validate", "azureml/command-job.yml", "azureml/pipeline.yml"}, exitOK},
+	{"list-catalog.txt", []string{"list", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests"}, cli.ExitOK},
+	{"validate-catalog.txt", []string{"validate", "--catalog", "examples/cluster/instancetypes.yaml", "azureml/command-job.yml", "azureml/pipeline.yml"}, cli.ExitFindings},
+	{"validate-no-catalog.txt", []string{"validate", "azureml/command-job.yml", "azureml/pipeline.yml"}, cli.ExitOK},
 	// The cluster's nodes.
-	{"validate-nodes.txt", []string{"validate", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests", "azureml/instance_types.yaml"}, exitFindings},
-	{"list-nodes.txt", []string{"list", "--nodes", "examples/cluster/nodes.yaml", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests"}, exitFindings},
-	{"list-nodes.json", []string{"list", "-o", "json", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests"}, exitFindings},
-	{"resolve-nodes.txt", []string{"resolve", "--nodes", "examples/cluster/nodes.yaml", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests", "azureml/online-deployment.yml", "azureml/command-job.yml"}, exitFindings},
-	{"resolve-nodes.json", []string{"resolve", "-o", "json", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests"}, exitFindings},
+	{"validate-nodes.txt", []string{"validate", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests", "azureml/instance_types.yaml"}, cli.ExitFindings},
+	{"list-nodes.txt", []string{"list", "--nodes", "examples/cluster/nodes.yaml", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests"}, cli.ExitFindings},
+	{"list-nodes.json", []string{"list", "-o", "json", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests"}, cli.ExitFindings},
+	{"resolve-nodes.txt", []string{"resolve", "--nodes", "examples/cluster/nodes.yaml", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests", "azureml/online-deployment.yml", "azureml/command-job.yml"}, cli.ExitFindings},
+	{"resolve-nodes.json", []string{"resolve", "-o", "json", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests"}, cli.ExitFindings},
 	// Azure ML files of every shape.
-	{"azureml-validate.txt", []string{"validate", "azureml/"}, exitFindings},
-	{"azureml-validate.json", []string{"validate", "-o", "json", "azureml/"}, exitFindings},
-	{"azureml-resolve.txt", []string{"resolve", "azureml/"}, exitFindings},
-	{"azureml-resolve.json", []string{"resolve", "-o", "json", "azureml/"}, exitFindings},
-	{"azureml-exclude.txt", []string{"validate", "--exclude", "legacy-*", "--exclude", "chart", "azureml/"}, exitFindings},
+	{"azureml-validate.txt", []string{"validate", "azureml/"}, cli.ExitFindings},
+	{"azureml-validate.json", []string{"validate", "-o", "json", "azureml/"}, cli.ExitFindings},
+	{"azureml-resolve.txt", []string{"resolve", "azureml/"}, cli.ExitFindings},
+	{"azureml-resolve.json", []string{"resolve", "-o", "json", "azureml/"}, cli.ExitFindings},
+	{"azureml-exclude.txt", []string{"validate", "--exclude", "legacy-*", "--exclude", "chart", "azureml/"}, cli.ExitFindings},
 	// Reading as kubectl reads.
-	{"reading-yaml11.txt", []string{"validate", "inputs/yaml11.yaml"}, exitFindings},
-	{"reading-merges.txt", []string{"resolve", "inputs/merges.yaml"}, exitFindings},
-	{"reading-anchors.txt", []string{"validate", "inputs/anchors.yaml"}, exitFindings},
-	{"reading-json.txt", []string{"validate", "inputs/escapes.json", "inputs/duplicates.json"}, exitFindings},
-	{"reading-null.txt", []string{"validate", "inputs/null.yaml"}, exitFindings},
-	{"reading-list.txt", []string{"validate", "inputs/list.yaml"}, exitFindings},
-	{"reading-forged.txt", []string{"validate", "inputs/forged.yaml"}, exitFindings},
+	{"reading-yaml11.txt", []string{"validate", "inputs/yaml11.yaml"}, cli.ExitFindings},
+	{"reading-merges.txt", []string{"resolve", "inputs/merges.yaml"}, cli.ExitFindings},
+	{"reading-anchors.txt", []string{"validate", "inputs/anchors.yaml"}, cli.ExitFindings},
+	{"reading-json.txt", []string{"validate", "inputs/escapes.json", "inputs/duplicates.json"}, cli.ExitFindings},
+	{"reading-null.txt", []string{"validate", "inputs/null.yaml"}, cli.ExitFindings},
+	{"reading-list.txt", []string{"validate", "inputs/list.yaml"}, cli.ExitFindings},
+	{"reading-forged.txt", []string{"validate", "inputs/forged.yaml"}, cli.ExitFindings},
 }
 
 func TestGolden(t *testing.T) {
@@ -212,14 +214,14 @@ func TestKubectlPipe(t *testing.T) {
 	}
 	r := runBinary(t, dir, string(list), "validate", "-o", "json", "-")
 	golden(t, "kubectl-pipe.json", r.stdout)
-	if r.code != exitOK {
+	if r.code != cli.ExitOK {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 	broken := strings.Replace(string(list), `cpu: "4"`, `cpu: "64"`, 1)
 	r = runBinary(t, dir, broken, "validate", "-")
 	golden(t, "kubectl-pipe-broken.txt", r.stdout+"--- stderr\n"+r.stderr)
-	if r.code != exitFindings {
-		t.Errorf("exit %d; want %d", r.code, exitFindings)
+	if r.code != cli.ExitFindings {
+		t.Errorf("exit %d; want %d", r.code, cli.ExitFindings)
 	}
 	r = runBinary(t, dir, string(list), "list", "-")
 	golden(t, "kubectl-pipe-list.txt", r.stdout)
@@ -274,7 +276,7 @@ func TestJSONContract(t *testing.T) {
 	}
 	// Names are checked for form only, with no instance type given: no finding, but the
 	// placement cannot hold.
-	if got["resolved"] != false || p.Findings == nil || p.Skipped == nil || r.code != exitOK {
+	if got["resolved"] != false || p.Findings == nil || p.Skipped == nil || r.code != cli.ExitOK {
 		t.Errorf("resolved %v, findings %v, skipped %v, exit %d", got["resolved"], p.Findings, p.Skipped, r.code)
 	}
 }
@@ -295,18 +297,18 @@ func TestStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runBinary(t, dir, string(data), "validate", "-")
-	if r.code != exitOK || r.stderr != "no problems; 1 file, 1 document checked\n" {
+	if r.code != cli.ExitOK || r.stderr != "no problems; 1 file, 1 document checked\n" {
 		t.Errorf("validate -: exit %d, stderr %q", r.code, r.stderr)
 	}
 	bad := strings.Replace(string(data), `cpu: "700m"`, `cpu: "0"`, 1)
 	r = runBinary(t, dir, bad, "validate", "-")
-	if r.code != exitFindings || !strings.Contains(r.stdout, "<stdin>:14: spec.resources.requests[cpu]: ") {
+	if r.code != cli.ExitFindings || !strings.Contains(r.stdout, "<stdin>:14: spec.resources.requests[cpu]: ") {
 		t.Errorf("validate - (broken): exit %d, stdout %q", r.code, r.stdout)
 	}
 	// Standard input as the catalog.
 	list, _ := os.ReadFile(filepath.Join(dir, "examples", "cluster", "instancetypes.yaml"))
 	r = runBinary(t, dir, string(list), "validate", "--catalog", "-", "azureml/command-job.yml")
-	if r.code != exitOK {
+	if r.code != cli.ExitOK {
 		t.Errorf("validate --catalog -: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
@@ -356,8 +358,8 @@ func TestUsageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := runBinary(t, dir, "", tt.args...)
-		if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) || r.stdout != "" {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, r.code, r.stdout, r.stderr, exitUsage, tt.want)
+		if r.code != cli.ExitUsage || !strings.Contains(r.stderr, tt.want) || r.stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, r.code, r.stdout, r.stderr, cli.ExitUsage, tt.want)
 		}
 	}
 }
@@ -365,7 +367,7 @@ func TestUsageErrors(t *testing.T) {
 func TestHelpAndVersion(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}, {"help", "--help"}} {
 		r := runBinary(t, ".", "", args...)
-		if r.code != exitOK || !strings.Contains(r.stdout, "instancetype validate [flags] PATH...") {
+		if r.code != cli.ExitOK || !strings.Contains(r.stdout, "instancetype validate [flags] PATH...") {
 			t.Errorf("%v: exit %d, %q", args, r.code, r.stdout)
 		}
 	}
@@ -373,7 +375,7 @@ func TestHelpAndVersion(t *testing.T) {
 		for _, args := range [][]string{{"help", cmd}, {cmd, "--help"}, {cmd, "-h"}, {cmd, "examples/", "-help"}} {
 			r := runBinary(t, ".", "", args...)
 			for _, want := range []string{"Usage: instancetype " + cmd, "Examples:", "--catalog PATH", "--exclude GLOB", "--node-selector"} {
-				if r.code != exitOK || !strings.Contains(r.stdout, want) {
+				if r.code != cli.ExitOK || !strings.Contains(r.stdout, want) {
 					t.Errorf("%v: exit %d, no %q in\n%s", args, r.code, want, r.stdout)
 				}
 			}
@@ -381,12 +383,12 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	for _, args := range [][]string{{"version", "--help"}, {"help", "version"}} {
 		r := runBinary(t, ".", "", args...)
-		if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: instancetype version") {
+		if r.code != cli.ExitOK || !strings.HasPrefix(r.stdout, "Usage: instancetype version") {
 			t.Errorf("%v: exit %d, %q", args, r.code, r.stdout)
 		}
 	}
 	r := runBinary(t, ".", "", "version")
-	if r.code != exitOK || !strings.HasPrefix(r.stdout, "instancetype ") {
+	if r.code != cli.ExitOK || !strings.HasPrefix(r.stdout, "instancetype ") {
 		t.Errorf("version: exit %d, %q", r.code, r.stdout)
 	}
 }
@@ -427,11 +429,11 @@ func TestWalks(t *testing.T) {
 	os.Mkdir(filepath.Join(repo, "dir.yaml"), 0o755)
 	r := runBinary(t, dir, "", "validate", "repo", "repo/ml/job.yaml", "repo/ml/./job.yaml")
 	golden(t, "walk.txt", r.stdout+"--- stderr\n"+r.stderr)
-	if r.code != exitFindings {
-		t.Errorf("exit %d; want %d", r.code, exitFindings)
+	if r.code != cli.ExitFindings {
+		t.Errorf("exit %d; want %d", r.code, cli.ExitFindings)
 	}
 	r = runBinary(t, dir, "", "validate", "--exclude", "dangling.yaml", "--exclude", "charts", "repo")
-	if r.code != exitOK || r.stderr != "no problems; 5 files, 5 documents checked\n" {
+	if r.code != cli.ExitOK || r.stderr != "no problems; 5 files, 5 documents checked\n" {
 		t.Errorf("with --exclude: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -463,12 +465,12 @@ func TestColour(t *testing.T) {
 	// In process, with colour wanted.
 	var out, errb bytes.Buffer
 	t.Chdir(dir)
-	code := run([]string{"validate", "examples/broken"}, env{stdout: &out, stderr: &errb, color: true})
-	if code != exitFindings || !strings.Contains(out.String(), bold+"examples/broken/") {
+	code := cli.Main([]string{"validate", "examples/broken"}, cli.Env{Stdout: &out, Stderr: &errb, Color: true})
+	if code != cli.ExitFindings || !strings.Contains(out.String(), "\x1b[1m"+"examples/broken/") {
 		t.Errorf("exit %d, no colour in %q", code, out.String())
 	}
 	t.Setenv("NO_COLOR", "1")
-	if colorWanted(os.Stdout) {
+	if cli.ColorWanted(os.Stdout) {
 		t.Errorf("colour with NO_COLOR")
 	}
 }
@@ -478,11 +480,11 @@ func TestEmptyAndUnrelatedInputs(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "svc.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not: [yaml"), 0o644)
 	r := runBinary(t, dir, "", "validate", ".")
-	if r.code != exitOK || r.stderr != "no problems; 1 file, 0 documents checked, 1 skipped (-o json says why)\n" {
+	if r.code != cli.ExitOK || r.stderr != "no problems; 1 file, 0 documents checked, 1 skipped (-o json says why)\n" {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	r = runBinary(t, dir, "", "resolve", ".")
-	if r.code != exitOK || !strings.Contains(r.stdout, "no deployments or jobs found") {
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "no deployments or jobs found") {
 		t.Errorf("resolve: exit %d, %q", r.code, r.stdout)
 	}
 }

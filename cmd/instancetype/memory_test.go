@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/amlarc-go/instancetypes/internal/cli"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -114,16 +116,16 @@ func TestMemoryTargets(t *testing.T) {
 			i, i%7, 100+i%900, 256+i%1024, 1+i%8, 2+i%16, i%2)
 	}
 	must(t, os.WriteFile(filepath.Join(dir, "list.yaml"), []byte(list.String()), 0o644))
-	if rss := peak(exitOK, "validate", "list.yaml"); rss > 189<<20 {
+	if rss := peak(cli.ExitOK, "validate", "list.yaml"); rss > 189<<20 {
 		t.Errorf("20,000-item list: peak RSS %d MB; want under 189 MB", rss>>20)
 	}
 
 	// Many files in about the memory of one.
 	writeFiles(t, filepath.Join(dir, "one"), 1, func(i int) string { return renderedManifests(1<<20, i) })
 	writeFiles(t, filepath.Join(dir, "many"), 100, func(i int) string { return renderedManifests(1<<20, i) })
-	one := peak(exitOK, "validate", "one")
-	many := peak(exitOK, "validate", "many")
-	ten := peak(exitOK, "validate", "many/f00"+"0.yaml", "many/f001.yaml", "many/f002.yaml", "many/f003.yaml", "many/f004.yaml",
+	one := peak(cli.ExitOK, "validate", "one")
+	many := peak(cli.ExitOK, "validate", "many")
+	ten := peak(cli.ExitOK, "validate", "many/f00"+"0.yaml", "many/f001.yaml", "many/f002.yaml", "many/f003.yaml", "many/f004.yaml",
 		"many/f005.yaml", "many/f006.yaml", "many/f007.yaml", "many/f008.yaml", "many/f009.yaml")
 	t.Logf("one file of 1 MB: %d MB; 10 such files: %d MB; 100: %d MB", one>>20, ten>>20, many>>20)
 	if many > 96<<20 || many > 2*ten {
@@ -134,8 +136,8 @@ func TestMemoryTargets(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, "types.yaml"), []byte(typesFile()), 0o644))
 	writeFiles(t, filepath.Join(dir, "w1"), 1, func(i int) string { return workloads(1<<20, i) })
 	writeFiles(t, filepath.Join(dir, "w100"), 100, func(i int) string { return workloads(1<<20, i) })
-	w1 := peak(exitOK, "validate", "types.yaml", "w1")
-	w100 := peak(exitOK, "validate", "types.yaml", "w100")
+	w1 := peak(cli.ExitOK, "validate", "types.yaml", "w1")
+	w100 := peak(cli.ExitOK, "validate", "types.yaml", "w100")
 	t.Logf("one file of 1 MB of deployments: %d MB; 100 such files (600,000 deployments): %d MB", w1>>20, w100>>20)
 	if w100 > 128<<20 {
 		t.Errorf("100 files of deployments peak at %d MB (one at %d MB): memory grows with the number of workloads", w100>>20, w1>>20)
@@ -150,8 +152,8 @@ func TestManyTinyDocuments(t *testing.T) {
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, "tiny.yaml"), []byte(strings.Repeat("---\nkind: InstanceType\n", 240_000)), 0o644))
 	r := runHostile(t, dir, nil, "validate", "tiny.yaml")
-	if r.code != exitFindings {
-		t.Errorf("exit %d; want %d", r.code, exitFindings)
+	if r.code != cli.ExitFindings {
+		t.Errorf("exit %d; want %d", r.code, cli.ExitFindings)
 	}
 	if n := strings.Count(r.stdout, "\n"); n > 1001 || !strings.Contains(r.stdout, "more findings in this file are not shown") {
 		t.Errorf("%d lines of output, no count of the rest:\n%.500s", n, r.stdout)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ import (
 
 // colorWanted reports whether output to f may use colour: only on a terminal, never with
 // NO_COLOR set or TERM=dumb.
-func colorWanted(f *os.File) bool {
+func ColorWanted(f *os.File) bool {
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
@@ -29,7 +29,7 @@ func colorWanted(f *os.File) bool {
 
 // writer prints a report in the chosen format.
 type writer struct {
-	env
+	Env
 	cmd string
 }
 
@@ -140,7 +140,7 @@ func (w writer) json(r *lint.Report) error {
 			Findings      []jsonFinding      `json:"findings"`
 		}{its, findings}
 	}
-	enc := json.NewEncoder(w.stdout)
+	enc := json.NewEncoder(w.Stdout)
 	enc.SetEscapeHTML(false) // "<stdin>", not "\u003cstdin\u003e": the output is read by people and jq, not put in HTML
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -172,7 +172,7 @@ const (
 )
 
 func (w writer) style(s, code string) string {
-	if !w.color {
+	if !w.Color {
 		return s
 	}
 	return code + s + reset
@@ -195,11 +195,11 @@ func (w writer) text(r *lint.Report) error {
 		if f.Err.Field != "" {
 			line += w.style(escape(f.Err.Field), yellow) + ": "
 		}
-		if _, err := fmt.Fprintln(w.stdout, line+escape(f.Message())); err != nil {
+		if _, err := fmt.Fprintln(w.Stdout, line+escape(f.Message())); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w.stderr, summary(r))
+	_, err := fmt.Fprintln(w.Stderr, summary(r))
 	return err
 }
 
@@ -273,10 +273,10 @@ func plural(n int, noun string) string {
 
 func (w writer) placementTable(r *lint.Report) error {
 	if len(r.Placements) == 0 {
-		_, err := fmt.Fprintln(w.stdout, "no deployments or jobs found")
+		_, err := fmt.Fprintln(w.Stdout, "no deployments or jobs found")
 		return err
 	}
-	tw := tabwriter.NewWriter(w.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w.Stdout, 0, 4, 2, ' ', 0)
 	nodes := ""
 	if r.Nodes > 0 {
 		nodes = "\tNODES"
@@ -310,7 +310,7 @@ func (w writer) placementTable(r *lint.Report) error {
 }
 
 func (w writer) catalogTable(r *lint.Report) error {
-	tw := tabwriter.NewWriter(w.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w.Stdout, 0, 4, 2, ' ', 0)
 	nodes := ""
 	if r.Nodes > 0 {
 		nodes = "\tNODES"

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -10,19 +10,19 @@ import (
 )
 
 // runCheck runs validate, resolve or list: flags, one call to lint.Run, output.
-func runCheck(cmd string, args []string, e env) int {
+func runCheck(cmd string, args []string, e Env) int {
 	if wantsHelp(args) {
-		fmt.Fprint(e.stdout, commandHelp[cmd])
-		return exitOK
+		fmt.Fprint(e.Stdout, commandHelp[cmd])
+		return ExitOK
 	}
 	o, err := parseFlags(cmd, args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "instancetype %s: %v\nRun 'instancetype help %s' for usage.\n", cmd, err, cmd)
-		return exitUsage
+		fmt.Fprintf(e.Stderr, "instancetype %s: %v\nRun 'instancetype help %s' for usage.\n", cmd, err, cmd)
+		return ExitUsage
 	}
 	if len(o.paths) == 0 && cmd != "list" {
-		fmt.Fprintf(e.stderr, "instancetype %s: no PATH given (use - for standard input)\nRun 'instancetype help %s' for usage.\n", cmd, cmd)
-		return exitUsage
+		fmt.Fprintf(e.Stderr, "instancetype %s: no PATH given (use - for standard input)\nRun 'instancetype help %s' for usage.\n", cmd, cmd)
+		return ExitUsage
 	}
 	stdin := stdinOnce(e)
 	r, err := lint.Run(inputs(o.paths, stdin), lint.Options{
@@ -34,35 +34,35 @@ func runCheck(cmd string, args []string, e env) int {
 		NoPlacements: cmd != "resolve",
 	})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "instancetype %s: %v\n", cmd, describe(err))
-		return exitUsage
+		fmt.Fprintf(e.Stderr, "instancetype %s: %v\n", cmd, describe(err))
+		return ExitUsage
 	}
-	w := writer{env: e, cmd: cmd}
+	w := writer{Env: e, cmd: cmd}
 	if o.output == "json" {
 		err = w.json(r)
 	} else {
 		err = w.text(r)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "instancetype %s: writing output: %v\n", cmd, err)
-		return exitUsage
+		fmt.Fprintf(e.Stderr, "instancetype %s: writing output: %v\n", cmd, err)
+		return ExitUsage
 	}
 	if len(r.Findings) > 0 {
-		return exitFindings
+		return ExitFindings
 	}
-	return exitOK
+	return ExitOK
 }
 
 // stdinOnce returns the input for "-": standard input, read the first time it is named
 // (as a PATH or a --catalog), empty after.
-func stdinOnce(e env) func() lint.Input {
+func stdinOnce(e Env) func() lint.Input {
 	used := false
 	return func() lint.Input {
 		if used {
 			return lint.Bytes(lint.StdinName, nil)
 		}
 		used = true
-		return lint.Stdin(e.stdin)
+		return lint.Stdin(e.Stdin)
 	}
 }
 
