@@ -35,7 +35,10 @@ echo "building kube-apiserver $k8s and etcd $etcd into $dir" >&2
 	k8s.io/kubernetes/cmd/kube-apiserver)
 (cd "$here/envtest/etcd" && go build -trimpath -ldflags "-s -w" -o "$dir/etcd" .)
 "$dir/kube-apiserver" --version >&2
-"$dir/etcd" --version | head -1 >&2
+# Not "| head -1": under pipefail, etcd dies of SIGPIPE when head exits first, and the
+# stamp below would never be written.
+etcd_version=$("$dir/etcd" --version)
+echo "${etcd_version%%$'\n'*}" >&2
 echo "$stamp" >"$dir/.stamp"
 echo "built in $((SECONDS - start)) s" >&2
 echo "$dir"
