@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
@@ -129,7 +130,7 @@ func (r Result) selectorValue() any {
 	if len(r.Selector) == 0 {
 		return field.OmitValueType{}
 	}
-	return clip(string(appendSelector(nil, r.Selector)))
+	return clip.String(string(appendSelector(nil, r.Selector)))
 }
 
 // appendMiss explains why no node matches, from r.Miss.

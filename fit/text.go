@@ -2,30 +2,18 @@ package fit
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
 // MaxTextLen is the longest user-supplied text (a label, a node name, a taint) a message
 // repeats as it is. Longer text is cut to this many bytes, at a UTF-8 boundary, and marked
 // with the length it had, so that a hostile label cannot make a huge message. It is the
-// limit package validate applies (validate.MaxValueLen).
-const MaxTextLen = 256
+// limit every package of the SDK applies (validate.MaxValueLen).
+const MaxTextLen = clip.MaxLen
 
 // maxPairs is how many pairs of a selector a message lists before "and N more".
 const maxPairs = 10
-
-// clip returns s, or for text longer than MaxTextLen its first MaxTextLen bytes followed
-// by "... (N bytes)".
-func clip(s string) string {
-	if len(s) <= MaxTextLen {
-		return s
-	}
-	n := MaxTextLen
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "... (" + strconv.Itoa(len(s)) + " bytes)"
-}
 
 // plain reports whether s can be printed bare: at most MaxTextLen bytes, all of them
 // letters, digits or one of "._-/", the characters of label keys, label values and node
@@ -51,7 +39,7 @@ func appendText(b []byte, s string, emptyOK bool) []byte {
 	if plain(s, emptyOK) {
 		return append(b, s...)
 	}
-	return strconv.AppendQuote(b, clip(s))
+	return strconv.AppendQuote(b, clip.String(s))
 }
 
 func appendPair(b []byte, p Pair) []byte {

@@ -16,19 +16,22 @@
 //     finding, and the rest is read.
 //  2. Reads the cluster's instance types (Options.Catalog) and nodes (Options.Nodes).
 //     They are not checked, but problems reading them are findings.
-//  3. Reads every file as kubectl reads it (package manifest), in parallel, one document's
-//     parse tree at a time per file, and checks each instance type by the rules of package
-//     validate, and, with nodes, that it fits some node (package fit). A finding of
-//     validation at or below a path whose value decoding refused (a number where a string
-//     belongs, a number where a mapping of limits belongs) is left out: decoding has said
-//     it, and one mistake gets one finding.
+//  3. Reads every file once, as kubectl reads it (package manifest), in parallel, one
+//     document's parse tree at a time per file, and checks each instance type by the rules
+//     of package validate, and, with nodes, that it fits some node (package fit). A
+//     finding of validation at or below a path whose value decoding refused (a number where
+//     a string belongs, a number where a mapping of limits belongs) is left out
+//     (manifest.Document.Locate): decoding has said it, and one mistake gets one finding.
+//     Of the documents that hold workloads, the decoded workloads and their positions are
+//     kept for step 5, not their trees.
 //  4. Forms the catalog: the built-in default, the cluster's instance types, and over them
 //     those of the inputs; of several definitions of a name, the last is in effect, as
 //     kubectl apply leaves the cluster, and every earlier one is a finding
 //     (validate.UniqueNames). Without any instance type, the names workloads give are
 //     checked for their form only ([Report.NamesChecked] is false).
-//  5. Resolves and checks each workload once (validate.Resolve), and, with nodes, the fit
-//     of those with resources of their own or an instance type from the cluster.
+//  5. Resolves and checks each workload once (validate.Placement), and, with nodes, the fit
+//     of those with resources of their own or an instance type from the cluster; a
+//     placement that fits no node is not resolved.
 //  6. Sorts the findings, each file's capped at Options.MaxFindings (the first ones by
 //     line, and one more counting the rest, after all the others of the file), so that the
 //     report stays small whatever the input. The findings of reading a file as the

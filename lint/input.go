@@ -62,7 +62,6 @@ func Bytes(name string, data []byte) Input { return Input{name: name, data: data
 type source struct {
 	name string
 	read func() ([]byte, error)
-	once bool // it can be read once only: a reader
 }
 
 // expand lists the files of inputs: directories walked, each file once, excluded paths
@@ -89,7 +88,7 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, err
 			add("", source{name: in.name, read: func() ([]byte, error) { return data, nil }})
 		case inputReader:
 			r := in.r
-			add("", source{name: in.name, read: func() ([]byte, error) { return readAll(r) }, once: true})
+			add("", source{name: in.name, read: func() ([]byte, error) { return readAll(r) }})
 		case inputPath:
 			info, err := os.Stat(in.path)
 			if err != nil {

@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -60,147 +59,171 @@ type Options struct {
 // (a path that does not exist) or a directory named as an input holds no manifest; every
 // other problem, down to an unreadable file met in a walk, is a finding.
 //
-// Files are read in parallel, at most one document's parse tree at a time each, in memory
-// bounded whatever the number of files; the report does not depend on the order they
-// finish in.
+// Each file is read once. Files are read in parallel, at most one document's parse tree at
+// a time each, in memory bounded whatever the number of files; the report does not depend
+// on the order they finish in.
 func Run(inputs []Input, opts Options) (*Report, error) {
+	r, err := start(inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.readInputs()
+	r.formCatalog()
+	r.checkNames()
+	r.checkWorkloads()
+	return r.finish(), nil
+}
+
+// run is one Run, phase by phase.
+type run struct {
+	opts   Options
+	vopts  validate.Options
+	limit  int // the most findings of a file
+	srcs   []source
+	walked []Finding // problems met walking the inputs
+	// cluster and nodes are what Options.Catalog and Options.Nodes hold, nil without.
+	cluster *catalogInputs
+	nodes   *nodeInputs
+	index   *fit.Index // of the nodes, nil without
+	files   []*fileResult
+	// inputTypes are the names of the instance types of the inputs.
+	inputTypes map[string]bool
+	// later are the findings about a file found once every file is read: of its names
+	// and its workloads.
+	later  map[*fileResult][]Finding
+	report *Report
+}
+
+// start checks the options, lists the files of the inputs, and reads the cluster's
+// instance types and nodes.
+func start(inputs []Input, opts Options) (*run, error) {
 	for _, pat := range opts.Exclude {
 		if err := ValidExclude(pat); err != nil {
 			return nil, &usageError{"bad --exclude pattern " + strconv.Quote(pat) + ": " + err.Error()}
 		}
 	}
-	srcs, walkProblems, err := expand(inputs, opts.Exclude)
-	if err != nil {
+	r := &run{
+		opts:   opts,
+		vopts:  validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: opts.StrictSubset},
+		limit:  cmp.Or(opts.MaxFindings, DefaultMaxFindings),
+		later:  map[*fileResult][]Finding{},
+		report: &Report{origins: map[string]Origin{}},
+	}
+	var err error
+	if r.srcs, r.walked, err = expand(inputs, opts.Exclude); err != nil {
 		return nil, err
 	}
-	var cluster *catalogInputs
 	if len(opts.Catalog) > 0 {
-		csrcs, cproblems, err := expand(opts.Catalog, opts.Exclude)
+		srcs, problems, err := expand(opts.Catalog, opts.Exclude)
 		if err != nil {
 			return nil, err
 		}
-		cluster = readCatalog(csrcs)
-		cluster.findings = append(cluster.findings, cproblems...)
+		r.cluster = readCatalog(srcs)
+		r.cluster.findings = append(r.cluster.findings, problems...)
 	}
-
-	var nodes *nodeInputs
 	if len(opts.Nodes) > 0 {
-		nsrcs, nproblems, err := expand(opts.Nodes, opts.Exclude)
+		srcs, problems, err := expand(opts.Nodes, opts.Exclude)
 		if err != nil {
 			return nil, err
 		}
-		nodes = readNodes(nsrcs)
-		nodes.findings = append(nodes.findings, nproblems...)
+		r.nodes = readNodes(srcs)
+		r.nodes.findings = append(r.nodes.findings, problems...)
+		r.index = r.nodes.index
+		r.report.Nodes = r.index.Len()
+		r.report.fits = map[string]fit.Result{}
 	}
+	return r, nil
+}
 
-	limit := opts.MaxFindings
-	if limit == 0 {
-		limit = DefaultMaxFindings
-	}
-	vopts := validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: opts.StrictSubset}
-	var index *fit.Index
-	if nodes != nil {
-		index = nodes.index
-	}
-	results := checkAll(srcs, func(s source, data []byte, err error) *fileResult { return check(s, data, err, vopts, index, limit) })
+// readInputs reads and checks every file of the inputs, in parallel, each once: what can be
+// checked of a file alone (decoding, each instance type by itself), and the documents
+// holding workloads, kept for checkWorkloads.
+func (r *run) readInputs() {
+	r.files = make([]*fileResult, len(r.srcs))
+	errs := make([]error, len(r.srcs))
+	inParallel(len(r.srcs), func(i int) []byte {
+		data, err := r.srcs[i].read()
+		errs[i] = err
+		return data
+	}, func(i int, data []byte) {
+		r.files[i] = r.checkFile(r.srcs[i], data, errs[i])
+	})
+	r.report.Files = len(r.srcs)
+}
 
-	r := &Report{Files: len(srcs), origins: map[string]Origin{}}
-	if nodes != nil {
-		r.Nodes = index.Len()
-		r.fits = map[string]fit.Result{}
-	}
-	// The catalog: the cluster's, then the inputs', the last definition of a name in
-	// effect.
+// formCatalog forms the catalog: the built-in default, the cluster's instance types, then
+// those of the inputs, the last definition of a name in effect; and, with nodes, the fit of
+// each of its instance types.
+func (r *run) formCatalog() {
 	var types []*instancetype.InstanceType
-	var defs []validate.Source
-	var defPlaces []*typeDef
-	if cluster != nil {
-		for _, t := range cluster.types {
+	if r.cluster != nil {
+		for _, t := range r.cluster.types {
 			types = append(types, t.it)
-			r.origins[t.it.Name] = Origin{File: t.file, Line: t.line, Cluster: true}
+			r.report.origins[t.it.Name] = Origin{File: t.file, Line: t.namePos.Line, Cluster: true}
 		}
 	}
-	for _, res := range results {
-		for i := range res.types {
-			t := &res.types[i]
+	r.inputTypes = map[string]bool{}
+	for _, f := range r.files {
+		for _, t := range f.types {
 			types = append(types, t.it)
-			defs = append(defs, validate.Source{InstanceType: t.it, Path: t.path, Origin: t.file + ":" + strconv.Itoa(t.line)})
-			defPlaces = append(defPlaces, t)
-			r.origins[t.it.Name] = Origin{File: t.file, Line: t.line}
+			r.report.origins[t.it.Name] = Origin{File: t.file, Line: t.namePos.Line}
+			r.inputTypes[t.it.Name] = true
 		}
 	}
-	r.Catalog = resolve.NewCatalog(types...)
-	r.NamesChecked = len(types) > 0
-	vopts.NamesUnchecked = !r.NamesChecked
-	inputTypes := map[string]bool{}
-	for _, t := range defs {
-		inputTypes[t.InstanceType.Name] = true
-	}
-	if index != nil {
-		for it := range r.Catalog.All() {
-			if sel, err := selector.Merge(opts.NodeSelector, it.Spec.NodeSelector); err == nil {
-				r.fits[it.Name] = index.Check(fit.DemandOf(sel, it.Spec.Resources.Requests, it.Spec.Resources.Limits))
+	r.report.Catalog = resolve.NewCatalog(types...)
+	r.report.NamesChecked = len(types) > 0
+	r.vopts.NamesUnchecked = !r.report.NamesChecked
+	if r.index != nil {
+		for it := range r.report.Catalog.All() {
+			if sel, err := selector.Merge(r.opts.NodeSelector, it.Spec.NodeSelector); err == nil {
+				r.report.fits[it.Name] = r.index.Check(fit.DemandOf(sel, it.Spec.Resources.Requests, it.Spec.Resources.Limits))
 			}
 		}
 	}
+}
 
-	// Names unique across the inputs.
-	extra := map[*fileResult][]Finding{}
-	var extraMu sync.Mutex
-	owner := map[*typeDef]*fileResult{}
-	for _, res := range results {
-		for i := range res.types {
-			owner[&res.types[i]] = res
+// checkNames reports the names of instance types defined more than once among the inputs,
+// at each definition not in effect.
+func (r *run) checkNames() {
+	var defs []validate.Source
+	var places []*typeDef
+	var owners []*fileResult
+	for _, f := range r.files {
+		for i := range f.types {
+			t := &f.types[i]
+			defs = append(defs, validate.Source{InstanceType: t.it, Path: t.path, Origin: t.file + ":" + strconv.Itoa(t.namePos.Line)})
+			places = append(places, t)
+			owners = append(owners, f)
 		}
 	}
 	for i, errs := range validate.UniqueNames(defs) {
-		t := defPlaces[i]
 		for _, e := range errs {
-			extra[owner[t]] = append(extra[owner[t]], Finding{File: t.file, Position: t.namePos, Err: e})
+			r.later[owners[i]] = append(r.later[owners[i]], Finding{File: places[i].file, Position: places[i].namePos, Err: e})
 		}
 	}
+}
 
-	// Workloads, each resolved once, in a second reading of the files that hold any, so
-	// that no workload's document is kept while the catalog is formed.
-	var again []int
-	for i, res := range results {
-		if res.workloads > 0 {
-			again = append(again, i)
-			r.Workloads += res.workloads
+// checkWorkloads resolves and checks each workload of the inputs once, against the catalog,
+// in the documents kept when the files were read.
+func (r *run) checkWorkloads() {
+	w := workloadCheck{catalog: r.report.Catalog, opts: r.vopts, index: r.index, inputTypes: r.inputTypes, keep: !r.opts.NoPlacements}
+	for _, f := range r.files {
+		for _, d := range f.workloads {
+			ps, fs := w.check(d)
+			r.report.Placements = append(r.report.Placements, ps...)
+			r.later[f] = append(r.later[f], fs...)
+			r.report.Workloads += len(d.Workloads)
 		}
+		f.workloads = nil
 	}
-	placed := make([][]Placement, len(results))
-	w := workloadCheck{catalog: r.Catalog, opts: vopts, index: index, inputTypes: inputTypes, keep: !opts.NoPlacements}
-	inParallel(len(again), func(k int) []byte {
-		res := results[again[k]]
-		if res.data != nil {
-			return res.data
-		}
-		data, err := srcs[again[k]].read()
-		if err != nil {
-			// The file changed since it was read: say so rather than miss its workloads.
-			extraMu.Lock()
-			extra[res] = append(extra[res], manifest.FileProblem(res.name, 1, manifest.UnreadableFile, "cannot read again: "+pathError(err)))
-			extraMu.Unlock()
-			return nil
-		}
-		return data
-	}, func(k int, data []byte) {
-		res := results[again[k]]
-		ps, fs := w.check(res.name, data)
-		placed[again[k]] = ps
-		extraMu.Lock()
-		extra[res] = append(extra[res], fs...)
-		extraMu.Unlock()
-		res.data = nil
-	})
-	for _, ps := range placed {
-		r.Placements = append(r.Placements, ps...)
-	}
+}
 
-	// Findings, per file capped, then all sorted. The findings of reading the cluster's
-	// instance types and nodes, and of the walks, are merged with those of the file they
-	// are about, which may be an input too, so that each file has one cap and one count.
+// finish puts the findings together, each file's capped, then all sorted. The findings of
+// reading the cluster's instance types and nodes, and of the walks, are merged with those of
+// the file they are about, which may be an input too, so that each file has one cap and one
+// count.
+func (r *run) finish() *Report {
+	rep := r.report
 	others := map[string][]Finding{}
 	var otherFiles []string
 	addOthers := func(fs []Finding) {
@@ -211,48 +234,35 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 			others[f.File] = append(others[f.File], f)
 		}
 	}
-	if cluster != nil {
-		addOthers(cluster.findings)
-		r.Skipped = append(r.Skipped, cluster.skipped...)
+	if r.cluster != nil {
+		addOthers(r.cluster.findings)
+		rep.Skipped = append(rep.Skipped, r.cluster.skipped...)
 	}
-	if nodes != nil {
-		addOthers(nodes.findings)
+	if r.nodes != nil {
+		addOthers(r.nodes.findings)
 	}
-	addOthers(walkProblems)
-	for _, res := range results {
-		r.Documents += res.documents
-		r.Skipped = append(r.Skipped, res.skipped...)
-		later := extra[res]
-		if fs, ok := others[res.name]; ok {
-			later = append(later, withoutRepeats(fs, res.findings, later)...)
-			delete(others, res.name)
+	addOthers(r.walked)
+	for _, f := range r.files {
+		rep.Documents += f.documents
+		rep.Skipped = append(rep.Skipped, f.skipped...)
+		later := r.later[f]
+		if fs, ok := others[f.name]; ok {
+			later = append(later, withoutRepeats(fs, f.findings, later)...)
+			delete(others, f.name)
 		}
-		r.Findings = append(r.Findings, capped(res.name, res.findings, res.more, later, limit)...)
+		rep.Findings = append(rep.Findings, capped(f.name, f.findings, f.more, later, r.limit)...)
 	}
 	for _, file := range otherFiles {
 		if fs, ok := others[file]; ok {
-			r.Findings = append(r.Findings, capped(file, nil, 0, fs, limit)...)
+			rep.Findings = append(rep.Findings, capped(file, nil, 0, fs, r.limit)...)
 			delete(others, file)
 		}
 	}
-	sortFindings(r.Findings)
-	slices.SortStableFunc(r.Skipped, func(a, b Skip) int {
-		if a.File != b.File {
-			return compare(a.File, b.File)
-		}
-		return a.Line - b.Line
+	sortFindings(rep.Findings)
+	slices.SortStableFunc(rep.Skipped, func(a, b Skip) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
-	return r, nil
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return rep
 }
 
 // usageError is an error in the options.
@@ -328,8 +338,7 @@ func withoutRepeats(fs []Finding, others ...[]Finding) []Finding {
 type typeDef struct {
 	it      *instancetype.InstanceType
 	file    string
-	line    int // of its metadata.name
-	namePos manifest.Position
+	namePos manifest.Position // of its metadata.name
 	path    *field.Path
 }
 
@@ -342,95 +351,57 @@ type workloadCheck struct {
 	keep       bool // keep the placements
 }
 
-// check resolves every workload of one file and returns the placements (when kept) and
-// the findings. Problems of decoding were reported by the first reading.
-func (c workloadCheck) check(name string, data []byte) ([]Placement, []Finding) {
+// check resolves every workload of the document d and returns the placements (when kept)
+// and the findings. Problems of decoding were reported when the file was read.
+func (c workloadCheck) check(d *manifest.Document) ([]Placement, []Finding) {
 	var ps []Placement
 	var fs []Finding
-	manifest.Scan(name, data, func(d *manifest.Document) {
-		for _, w := range d.Workloads {
-			p, errs := validate.Resolve(c.catalog, w.Object, w.Path, c.opts)
-			var kept field.ErrorList
-			for _, e := range errs {
-				if !d.Refused(e.Field) {
-					kept = append(kept, e)
-				}
-			}
-			fits := -1
-			if c.index != nil && p.Found {
-				own := w.Object.Resources != nil && w.Object.Kind == resolve.Deployment
-				res := c.index.Check(fit.DemandOf(p.NodeSelector(), p.Requests(), p.Limits()))
-				fits = res.Fits
-				if len(kept) == 0 && (own || !c.inputTypes[p.InstanceType]) {
-					// The instance type's own fit is reported at it, when it is an input.
-					kept = append(kept, workloadFit(res, w, own)...)
-				}
-			}
-			found := d.Locate(kept)
-			if w.Note != "" {
-				for _, f := range found {
-					f.Err.Detail += " (" + w.Note + ")"
-				}
-			}
-			fs = append(fs, found...)
-			if c.keep {
-				ps = append(ps, Placement{
-					File: d.File, Line: w.Line, DocumentKind: w.Kind, Path: w.Path,
-					Workload: w.Object, Placement: p,
-					Resolved: p.Found && len(kept) == 0 && !decodeProblemsIn(d, w.Path),
-					Fits:     fits,
-				})
+	for _, w := range d.Workloads {
+		p, errs := validate.Placement(c.catalog, w.Object, w.Path, c.opts)
+		found := d.Locate(errs)
+		var fits *fit.Result
+		if c.index != nil && p.Found {
+			own := w.Object.Resources != nil && w.Object.Kind == resolve.Deployment
+			res := c.index.Check(fit.DemandOf(p.NodeSelector(), p.Requests(), p.Limits()))
+			fits = &res
+			if len(found) == 0 && (own || !c.inputTypes[p.InstanceType]) {
+				// The instance type's own fit is reported at it, when it is an input.
+				found = d.Locate(workloadFit(res, w, own))
 			}
 		}
-	})
+		if w.Note != "" {
+			for _, f := range found {
+				f.Err.Detail += " (" + w.Note + ")"
+			}
+		}
+		fs = append(fs, found...)
+		if c.keep {
+			ps = append(ps, Placement{
+				File: d.File, Line: w.Line, DocumentKind: w.Kind, Path: w.Path,
+				Workload: w.Object, Placement: p,
+				Resolved: p.Found && len(found) == 0 && len(w.Errors) == 0 && (fits == nil || fits.Fits > 0),
+				Fit:      fits,
+			})
+		}
+	}
 	return ps, fs
 }
 
-// underAny reports whether the field path f is at or below the path of one of the nodes
-// (all of them for a node that is the whole document).
-func underAny(f string, nodes []manifest.Item[fit.Node]) bool {
-	for _, n := range nodes {
-		if n.Path == nil || under(f, n.Path.String()) {
-			return true
-		}
-	}
-	return false
-}
-
-// under reports whether the field path f is prefix or below it.
-func under(f, prefix string) bool {
-	return f == prefix || strings.HasPrefix(f, prefix+".") || strings.HasPrefix(f, prefix+"[")
-}
-
-// decodeProblemsIn reports whether decoding d found a problem in the object at p (nil for
-// the whole document).
-func decodeProblemsIn(d *manifest.Document, p *field.Path) bool {
-	if p == nil {
-		return len(d.Errors) > 0
-	}
-	for _, e := range d.Errors {
-		if under(e.Field, p.String()) {
-			return true
-		}
-	}
-	return false
-}
-
-// fileResult is what checking one file found.
+// fileResult is what reading one file found.
 type fileResult struct {
 	name      string
 	findings  []Finding // sorted, at most the limit
 	more      int       // findings left out of findings
 	skipped   []Skip
 	types     []typeDef
-	workloads int    // the number of workloads, checked in a second reading
-	data      []byte // the contents, for that reading, of an input that cannot be read twice
+	workloads []*manifest.Document // the documents that hold workloads, for checkWorkloads
 	documents int
 }
 
-// check reads one file and checks what can be checked of it alone: decoding, and each
-// instance type by itself.
-func check(s source, data []byte, err error, opts validate.Options, index *fit.Index, limit int) *fileResult {
+// checkFile reads one file and checks what can be checked of it alone: decoding, and each
+// instance type by itself. It keeps the documents that hold workloads: their decoded
+// workloads and positions, not their trees.
+func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 	res := &fileResult{name: s.name}
 	if err != nil {
 		res.findings = []Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}
@@ -439,61 +410,62 @@ func check(s source, data []byte, err error, opts validate.Options, index *fit.I
 	keep := func(fs []Finding) {
 		manifest.SortFindings(fs)
 		room := len(fs)
-		if limit >= 0 {
-			room = max(0, min(room, limit-len(res.findings)))
+		if r.limit >= 0 {
+			room = max(0, min(room, r.limit-len(res.findings)))
 		}
 		res.findings = append(res.findings, fs[:room]...)
 		res.more += len(fs) - room
 	}
 	nodeDocs := 0
 	f := manifest.Scan(s.name, data, func(d *manifest.Document) {
-		var fs []Finding
 		// Nodes among the inputs are skipped, their problems with them.
 		errs := d.Errors
 		if len(d.Nodes) > 0 {
-			errs = nil
-			for _, e := range d.Errors {
-				if !underAny(e.Field, d.Nodes) {
-					errs = append(errs, e)
-				}
-			}
+			errs = withoutNodes(d)
 			if len(d.InstanceTypes) == 0 {
 				nodeDocs++
 			}
-		}
-		fs = append(fs, d.Locate(errs)...)
-		for _, it := range d.InstanceTypes {
-			var kept field.ErrorList
-			for _, e := range validate.InstanceType(it.Object, it.Path, opts) {
-				if !d.Refused(e.Field) {
-					kept = append(kept, e)
-				}
-			}
-			if index != nil {
-				kept = append(kept, typeFit(index, it, opts.NodeSelector)...)
-			}
-			fs = append(fs, d.Locate(kept)...)
-			if it.Object.Name != "" {
-				pos := d.Position(it.Path.Child("metadata", "name").String())
-				res.types = append(res.types, typeDef{it: it.Object, file: s.name, line: pos.Line, namePos: pos, path: it.Path})
-			}
-		}
-		res.workloads += len(d.Workloads)
-		if len(d.Nodes) > 0 {
 			res.skipped = append(res.skipped, Skip{File: s.name, Line: d.Line, Reason: nodesSkipped(len(d.Nodes))})
 		}
-		keep(fs)
+		for _, it := range d.InstanceTypes {
+			errs = append(errs, validate.InstanceType(it.Object, it.Path, r.vopts)...)
+			if r.index != nil {
+				errs = append(errs, typeFit(r.index, it, r.opts.NodeSelector)...)
+			}
+			if it.Object.Name != "" {
+				pos := d.Position(it.Path.Child("metadata", "name").String())
+				res.types = append(res.types, typeDef{it: it.Object, file: s.name, namePos: pos, path: it.Path})
+			}
+		}
+		keep(d.Locate(errs))
+		if len(d.Workloads) > 0 {
+			res.workloads = append(res.workloads, d)
+		}
 	})
 	keep(f.Errors)
 	res.documents = f.Checked - nodeDocs
-	if res.workloads > 0 && s.once {
-		res.data = data
-	}
 	for _, sk := range f.Skipped {
 		res.skipped = append(res.skipped, Skip{File: s.name, Line: sk.Line, Reason: sk.Reason})
 	}
-	res.skipped = cappedSkips(res.skipped, limit)
+	res.skipped = cappedSkips(res.skipped, r.limit)
 	return res
+}
+
+// withoutNodes returns the errors of decoding d but those found in its nodes.
+func withoutNodes(d *manifest.Document) field.ErrorList {
+	inNodes := map[*field.Error]bool{}
+	for _, n := range d.Nodes {
+		for _, e := range n.Errors {
+			inNodes[e] = true
+		}
+	}
+	var errs field.ErrorList
+	for _, e := range d.Errors {
+		if !inNodes[e] {
+			errs = append(errs, e)
+		}
+	}
+	return errs
 }
 
 // cappedSkips keeps the first limit skipped documents of a file, in line order, and one
@@ -539,28 +511,13 @@ func readCatalog(srcs []source) *catalogInputs {
 			for _, it := range d.InstanceTypes {
 				if it.Object.Name != "" {
 					pos := d.Position(it.Path.Child("metadata", "name").String())
-					c.types = append(c.types, typeDef{it: it.Object, file: s.name, line: pos.Line, namePos: pos, path: it.Path})
+					c.types = append(c.types, typeDef{it: it.Object, file: s.name, namePos: pos, path: it.Path})
 				}
 			}
 		})
 		c.findings = append(c.findings, f.Errors...)
 	}
 	return c
-}
-
-// checkAll runs check on every source, in parallel, and returns the results in the order
-// of the sources.
-func checkAll(srcs []source, check func(source, []byte, error) *fileResult) []*fileResult {
-	out := make([]*fileResult, len(srcs))
-	var errs []error = make([]error, len(srcs))
-	inParallel(len(srcs), func(i int) []byte {
-		data, err := srcs[i].read()
-		errs[i] = err
-		return data
-	}, func(i int, data []byte) {
-		out[i] = check(srcs[i], data, errs[i])
-	})
-	return out
 }
 
 // inParallel calls read then work for each i below n, on as many goroutines as there are

@@ -52,8 +52,8 @@ func TestExamples(t *testing.T) {
 		t.Errorf("examples.Manifests: %v findings, %d documents, %d placements, names checked %v", findings(r), r.Documents, len(r.Placements), r.NamesChecked)
 	}
 	for _, p := range r.Placements {
-		if !p.Resolved || p.Fits != -1 {
-			t.Errorf("%s:%d: resolved %v, fits %d", p.File, p.Line, p.Resolved, p.Fits)
+		if !p.Resolved || p.Fit != nil {
+			t.Errorf("%s:%d: resolved %v, fit %v; want resolved, and no fit without nodes", p.File, p.Line, p.Resolved, p.Fit)
 		}
 	}
 	r, err = lint.Run([]lint.Input{lint.FS(examples.Manifests, "."), lint.FS(examples.Broken, ".")}, lint.Options{})
@@ -334,8 +334,8 @@ items:
 			t.Errorf("Fit(%s) = %+v, %v; want %d", name, res, ok, fits)
 		}
 	}
-	if p := r.Placements[0]; p.Fits != 0 || p.Resolved {
-		t.Errorf("placement fits %d, resolved %v", p.Fits, p.Resolved)
+	if p := r.Placements[0]; p.Fit == nil || p.Fit.Fits != 0 || p.Resolved {
+		t.Errorf("placement fit %v, resolved %v; want it to fit no node, and not be resolved", p.Fit, p.Resolved)
 	}
 	// Bad nodes are findings in the nodes' file, never a crash.
 	r = run(t, lint.Options{Nodes: []lint.Input{lint.Bytes("bad.yaml", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: x}\nspec: {unschedulable: maybe}\nstatus: {allocatable: {cpu: lots}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: x}\n"))}},

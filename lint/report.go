@@ -99,7 +99,8 @@ type Placement struct {
 	// type the catalog does not hold, when names are not checked): a controller must not
 	// build a pod from it.
 	Resolved bool
-	// Fits is the number of nodes one pod of the placement can land on, with nodes given;
-	// -1 without nodes, or when the instance type was not found.
-	Fits int
+	// Fit is the fit check of one pod of the placement against the nodes (Options.Nodes):
+	// Fit.Fits is the number of nodes it can land on. It is nil without nodes, and when
+	// the instance type was not found. A placement that fits no node is not Resolved.
+	Fit *fit.Result
 }

@@ -13,21 +13,32 @@ import (
 	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
-// decoder walks the node tree of one document, collecting findings. Every walk goes
-// through visit, which follows aliases and counts nodes against a budget, so that an
-// alias bomb ends in one finding rather than an exponential walk; and every mapping is
-// read through pairs, which applies duplicate keys and merge keys as kubectl's reading
-// does.
+// decoder walks the node tree of one document, collecting findings and filling the
+// document's table of positions. Every mapping is walked by walk, which alone reads it as
+// kubectl reads it (duplicate keys, merge keys, keys that are not strings: see pairs),
+// follows aliases and charges each node against a budget (visit), so that an alias bomb ends
+// in one finding rather than an exponential walk, bounds the depth (descend), and records
+// each entry's position under its path; every list is walked by items, which does the same
+// for its items. The decoders of the kinds keep only their switch over field names.
+//
+// The path of the node being decoded is the decoder's path stack, entered and left by the
+// walks; a finding builds a *field.Path from it only when it is made.
 type decoder struct {
 	errs     field.ErrorList
-	limit    int // the node budget at the start
+	path     pathStack
+	at       *positions // the document's table
+	limit    int        // the node budget at the start
 	budget   int
 	overflow bool       // the node budget is spent
 	depth    int        // how deep the walk is, aliases followed
 	tooDeep  *yaml.Node // where the walk passed MaxDepth, which ends it
 	json     bool       // the document was read as JSON: numbers keep their text
+	aliases  bool       // the document holds an alias
 	lines    int        // the document's first line in the file, less one
 	quiet    int        // > 0: pairs reports nothing (it reads a merged mapping)
+	// unrecorded > 0: the walks record no positions (a subtree that is only checked, such
+	// as a workload's environment, or read through encoding/json).
+	unrecorded int
 
 	// refusedNodes are the nodes kubectl's reading refuses (from retype); refusal is set
 	// once one of them, or another problem kubectl refuses a document for, is met.
@@ -43,54 +54,22 @@ type decoder struct {
 	// collision is set when two keys of one mapping that kubectl reads as different
 	// values (1 and "1") make the same JSON key, of which kubectl keeps one at random.
 	collision bool
-
-	pinned  map[*field.Error]Position // findings a path cannot place, such as the second of two equal keys
-	typed   map[*field.Error]FindingType
-	refused map[string]bool     // paths whose value was refused
-	kept    map[string]Position // recorded positions; nil when not recording
-	keepAll bool                // record every field decoded, not only names
-	// itemDone, when set, is called after each item j of a list's items, seq, is decoded;
-	// root is the document's root, whose items it may release.
-	itemDone func(seq *yaml.Node, j int)
-	root     *yaml.Node
-	pinnedTo int // the errors before it are pinned
 }
 
-// pinErrors pins the position of each error not pinned yet, while the tree holds it, when
-// list items are to be released (itemDone is set).
-func (d *decoder) pinErrors() {
-	if d.itemDone == nil {
-		return
-	}
-	doc := Document{root: d.root, lines: d.lines}
-	for _, e := range d.errs[d.pinnedTo:] {
-		if _, ok := d.pinned[e]; !ok {
-			if d.pinned == nil {
-				d.pinned = make(map[*field.Error]Position)
-			}
-			d.pinned[e] = doc.Position(e.Field)
-		}
-	}
-	d.pinnedTo = len(d.errs)
+// newDecoder returns a decoder of the document whose root is n, on the given line offset,
+// with a budget of nodes.
+func newDecoder(budget, lines int) *decoder {
+	return &decoder{limit: budget, budget: budget, lines: lines, at: newPositions(Position{Line: lines + 1, Column: 1})}
 }
-
-// recordNames has the decoder record the positions of metadata.name; keepAll, of every
-// field it decodes.
-func (d *decoder) recordNames() { d.kept = make(map[string]Position) }
-
-func newDecoder(budget int) *decoder { return &decoder{limit: budget, budget: budget} }
 
 // cycleNode stands for a node the walk cannot enter, an alias into itself: it reads as
 // unset, without a finding of its own (the alias has one).
 var cycleNode = &yaml.Node{Kind: yaml.ScalarNode, Tag: tagNull, Value: "null"}
 
-// visit dereferences aliases and charges one node against the budget, reporting at p the
-// problems of the node kubectl would refuse. It returns nil, ending the walk, once the
-// budget is spent.
-func (d *decoder) visit(n *yaml.Node, p *path) *yaml.Node { return d.visitKey(n, p) }
-
-// visitKey is visit for a mapping key.
-func (d *decoder) visitKey(n *yaml.Node, p *path) *yaml.Node {
+// visit dereferences aliases and charges one node against the budget, reporting at the
+// current path the problems of the node kubectl would refuse. It returns nil, ending the
+// walk, once the budget is spent.
+func (d *decoder) visit(n *yaml.Node) *yaml.Node {
 	if d.budget <= 0 {
 		d.overflow = true
 		return nil
@@ -99,16 +78,85 @@ func (d *decoder) visitKey(n *yaml.Node, p *path) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
 		if why, bad := d.refusedNodes[n]; bad {
 			if !d.reported[n] {
-				d.refuse(n, p, field.Invalid(p.build(), field.OmitValueType{}, why))
+				d.refuse(n, field.Invalid(d.path.build(), field.OmitValueType{}, why))
 			}
 			return cycleNode
 		}
 		n = n.Alias
 	}
 	if why, bad := d.refusedNodes[n]; bad && !d.reported[n] {
-		d.refuse(n, p, field.Invalid(p.build(), badValue(n), why))
+		d.refuse(n, field.Invalid(d.path.build(), badValue(n), why))
 	}
 	return n
+}
+
+// walk calls f with each entry in effect of the mapping n (see pairs), its key's text, key
+// node and value, aliases followed, while the path stack holds the entry's path and the
+// table the position of its key: a field of the path below when keyed is false, a map key
+// (labels, resource names: p[key]) when it is set. An entry whose key kubectl cannot make a
+// string of is reported and not given to f. The walk ends early once the node budget is
+// spent or the walk is too deep.
+func (d *decoder) walk(n *yaml.Node, keyed bool, f func(key string, k, v *yaml.Node)) {
+	if !d.descend(n) {
+		return
+	}
+	defer d.ascend()
+	c := d.pairs(n, keyed)
+	for i := 0; i+1 < len(c); i += 2 {
+		key, ok := d.keyOf(c[i])
+		d.path.entry(key, keyed)
+		v := d.visit(c[i+1])
+		if v == nil {
+			d.path.pop()
+			return
+		}
+		if ok {
+			d.record(c[i])
+			f(key, c[i], v)
+		}
+		d.path.pop()
+	}
+}
+
+// object walks the fields of n when it is a mapping, and reports it otherwise; null is an
+// empty mapping.
+func (d *decoder) object(n *yaml.Node, f func(key string, k, v *yaml.Node)) {
+	if d.mapping(n) {
+		d.walk(n, false, f)
+	}
+}
+
+// items calls f with each item of the list n, as written (an alias) and as read, while the
+// path stack holds the item's path and the table the position of the item as written. The
+// walk ends early once the node budget is spent or the walk is too deep.
+func (d *decoder) items(n *yaml.Node, f func(i int, written, e *yaml.Node)) {
+	if !d.descend(n) {
+		return
+	}
+	defer d.ascend()
+	for i, w := range n.Content {
+		d.path.index(i)
+		e := d.visit(w)
+		if e == nil {
+			d.path.pop()
+			return
+		}
+		d.record(w)
+		f(i, w, e)
+		d.path.pop()
+	}
+}
+
+// record records the position of n as that of the current path.
+func (d *decoder) record(n *yaml.Node) {
+	if d.unrecorded == 0 {
+		d.at.set(d.path.text, d.pos(n))
+	}
+}
+
+// pos returns the position of n in the file.
+func (d *decoder) pos(n *yaml.Node) Position {
+	return Position{Line: n.Line + d.lines, Column: n.Column}
 }
 
 // unreported adds a finding for each node kubectl refuses that the walk did not meet (a
@@ -117,20 +165,20 @@ func (d *decoder) unreported() {
 	for n, why := range d.refusedNodes {
 		if !d.reported[n] {
 			e := &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: why}
-			d.addTyped(e, SyntaxError)
-			d.addAt(n, e)
+			d.addTyped(n, e, SyntaxError)
 		}
 	}
 }
 
-// refuse reports a problem for which kubectl refuses the whole document, once per node.
-func (d *decoder) refuse(n *yaml.Node, p *path, e *field.Error) {
+// refuse reports at node n a problem for which kubectl refuses the whole document, once
+// per node, and records that the value at the current path was refused.
+func (d *decoder) refuse(n *yaml.Node, e *field.Error) {
 	if d.reported == nil {
 		d.reported = make(map[*yaml.Node]bool)
 	}
 	d.reported[n] = true
 	d.refusal = true
-	d.refusePath(p)
+	d.refused()
 	d.addAt(n, e)
 	d.lastRefused, d.lastRefusal = n, e
 }
@@ -159,55 +207,38 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// add adds a finding. One about the document itself (its own keys) is at the empty path,
-// where a nil *field.Path would print "<nil>".
+// add adds a finding at its path, placed where the table places that path now. One about
+// the document itself (its own keys) is at the empty path, where a nil *field.Path would
+// print "<nil>".
 func (d *decoder) add(e *field.Error) {
 	if e.Field == "<nil>" {
 		e.Field = ""
 	}
+	pos, _ := d.at.lookup(e.Field)
+	d.at.addOwn(e, pos, "")
 	d.errs = append(d.errs, e)
 }
 
 // addAt adds a finding placed at node n rather than at its path.
-func (d *decoder) addAt(n *yaml.Node, e *field.Error) {
-	if d.pinned == nil {
-		d.pinned = make(map[*field.Error]Position)
+func (d *decoder) addAt(n *yaml.Node, e *field.Error) { d.addTyped(n, e, "") }
+
+// addTyped adds a finding placed at node n, of type t when it is not about a field's value.
+func (d *decoder) addTyped(n *yaml.Node, e *field.Error, t FindingType) {
+	if e.Field == "<nil>" {
+		e.Field = ""
 	}
-	d.pinned[e] = Position{Line: n.Line + d.lines, Column: n.Column}
-	d.add(e)
+	d.at.addOwn(e, d.pos(n), t)
+	d.errs = append(d.errs, e)
 }
 
-// addTyped adds a finding that is not about a field's value.
-func (d *decoder) addTyped(e *field.Error, t FindingType) {
-	if d.typed == nil {
-		d.typed = make(map[*field.Error]FindingType)
-	}
-	d.typed[e] = t
-	d.add(e)
-}
+// since returns the findings added since there were from.
+func (d *decoder) since(from int) field.ErrorList { return d.errs[from:len(d.errs):len(d.errs)] }
 
-// refusePath records that the value at p was refused.
-func (d *decoder) refusePath(p *path) {
-	if d.refused == nil {
-		d.refused = make(map[string]bool)
-	}
-	d.refused[p.String()] = true
-}
+// refused records that the value at the current path was refused.
+func (d *decoder) refused() { d.at.refuse(d.path.text) }
 
-// keep records the position of n as that of p, when recording every field.
-func (d *decoder) keep(p *path, n *yaml.Node) {
-	if d.keepAll {
-		d.keepName(p, n)
-	}
-}
-
-// keepName records the position of n as that of p, when recording (the tree is to be
-// released).
-func (d *decoder) keepName(p *path, n *yaml.Node) {
-	if d.kept != nil && n != nil {
-		d.kept[p.String()] = Position{Line: n.Line + d.lines, Column: n.Column}
-	}
-}
+// isRefused reports whether the value at the current path was refused.
+func (d *decoder) isRefused() bool { return d.at.byPath[hashPath(d.path.text)].refused }
 
 // isNull reports a node that means "no value": null, ~, or nothing at all.
 func isNull(n *yaml.Node) bool {
@@ -242,19 +273,20 @@ func badValue(n *yaml.Node) any {
 	return field.OmitValueType{}
 }
 
-// wrongType reports a node of the wrong kind, whose value is then refused.
-func (d *decoder) wrongType(n *yaml.Node, p *path, want string) {
-	d.refusePath(p)
-	d.add(field.TypeInvalid(p.build(), badValue(n), "must be "+want+", not "+kindName(n)))
+// wrongType reports a node of the wrong kind at the current path, whose value is then
+// refused.
+func (d *decoder) wrongType(n *yaml.Node, want string) {
+	d.refused()
+	d.add(field.TypeInvalid(d.path.build(), badValue(n), "must be "+want+", not "+kindName(n)))
 }
 
 // mapping checks that n is a mapping, reporting it otherwise. null is an empty mapping.
-func (d *decoder) mapping(n *yaml.Node, p *path) bool {
+func (d *decoder) mapping(n *yaml.Node) bool {
 	if n.Kind == yaml.MappingNode {
 		return true
 	}
 	if !isNull(n) {
-		d.wrongType(n, p, "a mapping")
+		d.wrongType(n, "a mapping")
 	}
 	return false
 }
@@ -262,7 +294,7 @@ func (d *decoder) mapping(n *yaml.Node, p *path) bool {
 // str decodes a string field. A number or boolean where a string belongs is a finding, as
 // the API server's schema check would make it; quoting fixes it. null is "", or, with
 // nullIsWrong, a finding too.
-func (d *decoder) str(n *yaml.Node, p *path, nullIsWrong bool) string {
+func (d *decoder) str(n *yaml.Node, nullIsWrong bool) string {
 	if n.Kind == yaml.ScalarNode {
 		switch n.Tag {
 		case tagStr, tagMerge:
@@ -274,7 +306,7 @@ func (d *decoder) str(n *yaml.Node, p *path, nullIsWrong bool) string {
 				return ""
 			}
 		}
-		d.refusePath(p)
+		d.refused()
 		detail := "must be a string, not " + kindName(n) + d.sends(n) + "; quote it: " + clip.Quote(n.Value)
 		if n.Tag == tagNull {
 			detail = "must be a string, not null; write a value, or remove the key"
@@ -290,10 +322,10 @@ func (d *decoder) str(n *yaml.Node, p *path, nullIsWrong bool) string {
 			d.lastRefusal.Type, d.lastRefusal.Detail = field.ErrorTypeTypeInvalid, detail
 			return ""
 		}
-		d.add(field.TypeInvalid(p.build(), clip.String(n.Value), detail))
+		d.add(field.TypeInvalid(d.path.build(), clip.String(n.Value), detail))
 		return ""
 	}
-	d.wrongType(n, p, "a string")
+	d.wrongType(n, "a string")
 	return ""
 }
 
@@ -369,18 +401,13 @@ const smallMapping = 16
 // a merge key (<<) adds the pairs of the mapping it refers to, or of each mapping of the
 // list it refers to, the earlier mapping of the list winning, and keys written after it
 // win over what it adds, as keys written before it lose. Keys must be scalars; other
-// keys, and null keys, which kubectl refuses, are findings at p. The values may be
-// aliases (visit them); the keys are dereferenced.
+// keys, and null keys, which kubectl refuses, are findings at the current path (the
+// mapping's). The values may be aliases (visit them); the keys are dereferenced. keyed
+// says the keys are map keys: a duplicate is reported at p[key], where it is p.key else.
 //
 // For the common mapping, of string keys without duplicates or merges, pairs returns
 // n.Content itself.
-func (d *decoder) pairs(n *yaml.Node, p *path) []*yaml.Node { return d.mappingPairs(n, p, false) }
-
-// keyed is pairs for a mapping whose keys are map keys, such as labels or resource names:
-// a duplicate is reported at p[key], where pairs reports it at p.key.
-func (d *decoder) keyed(n *yaml.Node, p *path) []*yaml.Node { return d.mappingPairs(n, p, true) }
-
-func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
+func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 	c := n.Content
 	if len(c) <= 2*smallMapping {
 		plain := true
@@ -405,22 +432,21 @@ func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
 	first := make(map[string]*yaml.Node) // the first explicit key of each name
 	merges, zeros := 0, 0
 	for i := 0; i+1 < len(c); i += 2 {
-		k := d.visitKey(c[i], p)
+		k := d.visit(c[i])
 		if k == nil {
 			break
 		}
 		if k.Kind != yaml.ScalarNode {
 			d.refusal = true
 			if d.quiet == 0 && d.once(k) {
-				e := field.TypeInvalid(p.build(), field.OmitValueType{}, "mapping keys must be strings, not "+kindName(k)+" (kubectl refuses such a key)")
-				d.addAt(k, e)
+				d.addAt(k, field.TypeInvalid(d.path.build(), field.OmitValueType{}, "mapping keys must be strings, not "+kindName(k)+" (kubectl refuses such a key)"))
 			}
 			continue
 		}
 		if k.Tag == tagMerge {
 			merges++
 			if merges == 2 && d.quiet == 0 && d.once(k) {
-				e := field.Duplicate(p.build(), "<<")
+				e := field.Duplicate(d.path.build(), "<<")
 				e.Detail = "a merge key (<<) set twice in this mapping, first on line " + strconv.Itoa(first["<<"].Line+d.lines) +
 					"; both apply, the later one winning: write one, <<: [*a, *b], where the earlier wins"
 				d.addAt(k, e)
@@ -428,10 +454,10 @@ func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
 			if merges == 1 {
 				first["<<"] = k
 			}
-			d.merge(&m, c[i+1], p)
+			d.merge(&m, c[i+1])
 			continue
 		}
-		key, ok := d.keyString(k, p)
+		key, ok := d.keyString(k)
 		if !ok {
 			continue
 		}
@@ -444,7 +470,9 @@ func (d *decoder) mappingPairs(n *yaml.Node, p *path, keys bool) []*yaml.Node {
 		}
 		if prev, dup := first[key]; dup {
 			if d.quiet == 0 && d.once(k) {
-				e := field.Duplicate(p.entryPath(key, keys), clip.String(key))
+				d.path.entry(key, keyed)
+				e := field.Duplicate(d.path.build(), clip.String(key))
+				d.path.pop()
 				e.Detail = "key set twice in this mapping, first on line " + strconv.Itoa(prev.Line+d.lines) + "; the last one is in effect"
 				d.addAt(k, e)
 			}
@@ -469,14 +497,6 @@ func (d *decoder) once(k *yaml.Node) bool {
 	}
 	d.keyReported[k] = true
 	return true
-}
-
-// entryPath is the path of the entry key below p: p[key] for a map key, p.key for a field.
-func (p *path) entryPath(key string, isKey bool) *field.Path {
-	if isKey {
-		return p.build().Key(key)
-	}
-	return p.build().Child(key)
 }
 
 // merged collects the pairs of a mapping read with duplicates and merges.
@@ -504,9 +524,9 @@ func (m *merged) set(key string, k, v *yaml.Node) {
 }
 
 // merge adds to m what the value v of a merge key adds.
-func (d *decoder) merge(m *merged, v *yaml.Node, p *path) {
+func (d *decoder) merge(m *merged, v *yaml.Node) {
 	alias := v.Kind == yaml.AliasNode
-	t := d.visit(v, p)
+	t := d.visit(v)
 	if t == nil {
 		return
 	}
@@ -516,63 +536,63 @@ func (d *decoder) merge(m *merged, v *yaml.Node, p *path) {
 	defer d.ascend()
 	switch {
 	case t.Kind == yaml.MappingNode:
-		d.mergeMapping(m, t, p)
+		d.mergeMapping(m, t)
 		return
 	case t.Kind == yaml.SequenceNode && !alias:
 		// Applied last to first, so that the earlier mapping wins.
 		ms := t.Content
 		for i := len(ms) - 1; i >= 0; i-- {
-			e := d.visit(ms[i], p)
+			e := d.visit(ms[i])
 			if e == nil {
 				return
 			}
 			if e.Kind != yaml.MappingNode {
-				d.badMerge(v, p)
+				d.badMerge(v)
 				return
 			}
-			d.mergeMapping(m, e, p)
+			d.mergeMapping(m, e)
 		}
 		return
 	}
-	d.badMerge(v, p)
+	d.badMerge(v)
 }
 
-func (d *decoder) mergeMapping(m *merged, t *yaml.Node, p *path) {
+func (d *decoder) mergeMapping(m *merged, t *yaml.Node) {
 	d.quiet++
-	c := d.pairs(t, p)
+	c := d.pairs(t, false)
 	d.quiet--
 	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
+		key, ok := d.keyOf(c[i])
 		if ok {
 			m.set(key, c[i], c[i+1])
 		}
 	}
 }
 
-func (d *decoder) badMerge(v *yaml.Node, p *path) {
+func (d *decoder) badMerge(v *yaml.Node) {
 	d.refusal = true
-	d.refusePath(p)
+	d.refused()
 	if !d.once(v) {
 		return
 	}
-	d.addAt(v, field.Invalid(p.build(), field.OmitValueType{},
+	d.addAt(v, field.Invalid(d.path.build(), field.OmitValueType{},
 		"a merge key (<<) must refer to a mapping, or be a list of mappings (kubectl refuses anything else)"))
 }
 
 // keyOf returns the key string of a key node that pairs returned.
-func (d *decoder) keyOf(k *yaml.Node, p *path) (string, bool) {
+func (d *decoder) keyOf(k *yaml.Node) (string, bool) {
 	if k.Tag == tagStr {
 		return k.Value, true
 	}
 	d.quiet++
 	defer func() { d.quiet-- }()
-	return d.keyString(k, p)
+	return d.keyString(k)
 }
 
 // keyString returns the string kubectl makes of the scalar key k: the text of a string, the
 // decimal form of an integer, a float as a float32 prints ("1.2345679e+08"), true or
-// false. A null key, or an integer beyond int64, is refused: a finding at p.
-func (d *decoder) keyString(k *yaml.Node, p *path) (string, bool) {
+// false. A null key, or an integer beyond int64, is refused: a finding at the current path.
+func (d *decoder) keyString(k *yaml.Node) (string, bool) {
 	switch k.Tag {
 	case tagStr, tagMerge:
 		return k.Value, true
@@ -608,13 +628,14 @@ func (d *decoder) keyString(k *yaml.Node, p *path) (string, bool) {
 		if k.Tag != tagNull {
 			what = "a key beyond the range of a 64-bit integer"
 		}
-		d.addAt(k, field.Invalid(p.build(), clip.String(k.Value), what+": kubectl cannot make a JSON key of it"))
+		d.addAt(k, field.Invalid(d.path.build(), clip.String(k.Value), what+": kubectl cannot make a JSON key of it"))
 	}
 	return "", false
 }
 
 // lookup returns the key and value nodes of key in the mapping n as pairs reads it, or
-// nils. budget bounds the work.
+// nils. budget bounds the work. It records and reports nothing: recognition reads a few
+// keys of a document before it is decoded.
 func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
 	// The common mapping, of string keys without merges: a scan, as pairs would return
 	// its content (the last of equal keys in effect).
@@ -633,12 +654,10 @@ func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
 		*budget -= len(c) / 2
 		return k, deref(v)
 	}
-	k, v = nil, nil
-	d := newDecoder(*budget)
-	d.quiet = 1
-	c = d.pairs(n, nil)
+	d := &decoder{limit: *budget, budget: *budget, quiet: 1, at: newPositions(Position{})}
+	c = d.pairs(n, false)
 	for i := 0; i+1 < len(c); i += 2 {
-		if s, ok := d.keyOf(c[i], nil); ok && s == key {
+		if s, ok := d.keyOf(c[i]); ok && s == key {
 			*budget = d.budget
 			return c[i], deref(c[i+1])
 		}
@@ -648,75 +667,40 @@ func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
 }
 
 // checkTree walks a subtree this package does not decode, to report duplicate keys and
-// what kubectl would refuse.
-func (d *decoder) checkTree(n *yaml.Node, p *path) {
+// what kubectl would refuse. It records no positions.
+func (d *decoder) checkTree(n *yaml.Node) {
+	d.unrecorded++
+	d.check(n)
+	d.unrecorded--
+}
+
+func (d *decoder) check(n *yaml.Node) {
 	switch n.Kind {
 	case yaml.MappingNode:
-		if !d.descend(n) {
-			return
-		}
-		defer d.ascend()
-		c := d.pairs(n, p)
-		for i := 0; i+1 < len(c); i += 2 {
-			key, _ := d.keyOf(c[i], p)
-			fp := p.child(key)
-			v := d.visit(c[i+1], &fp)
-			if v == nil {
-				return
-			}
-			d.checkTree(v, &fp)
-		}
+		d.walk(n, false, func(_ string, _, v *yaml.Node) { d.check(v) })
 	case yaml.SequenceNode:
-		if !d.descend(n) {
-			return
-		}
-		defer d.ascend()
-		for i, e := range n.Content {
-			ip := p.index(i)
-			if e = d.visit(e, &ip); e == nil {
-				return
-			}
-			d.checkTree(e, &ip)
-		}
+		d.items(n, func(_ int, _, e *yaml.Node) { d.check(e) })
 	}
 }
 
 // value returns the JSON value kubectl reads for n: a map[string]any, a []any, a string, a
-// json.Number, a bool or nil. Problems are reported as everywhere else.
-func (d *decoder) value(n *yaml.Node, p *path) any {
+// json.Number, a bool or nil. Problems are reported as everywhere else; no positions are
+// recorded.
+func (d *decoder) value(n *yaml.Node) any {
+	d.unrecorded++
+	defer func() { d.unrecorded-- }()
+	return d.jsonValue(n)
+}
+
+func (d *decoder) jsonValue(n *yaml.Node) any {
 	switch n.Kind {
 	case yaml.MappingNode:
-		if !d.descend(n) {
-			return nil
-		}
-		defer d.ascend()
-		c := d.pairs(n, p)
-		m := make(map[string]any, len(c)/2)
-		for i := 0; i+1 < len(c); i += 2 {
-			key, ok := d.keyOf(c[i], p)
-			fp := p.child(key)
-			v := d.visit(c[i+1], &fp)
-			if v == nil {
-				return m
-			}
-			if ok {
-				m[key] = d.value(v, &fp)
-			}
-		}
+		m := make(map[string]any, len(n.Content)/2)
+		d.walk(n, false, func(key string, _, v *yaml.Node) { m[key] = d.jsonValue(v) })
 		return m
 	case yaml.SequenceNode:
-		if !d.descend(n) {
-			return nil
-		}
-		defer d.ascend()
 		l := make([]any, 0, len(n.Content))
-		for i, e := range n.Content {
-			ip := p.index(i)
-			if e = d.visit(e, &ip); e == nil {
-				return l
-			}
-			l = append(l, d.value(e, &ip))
-		}
+		d.items(n, func(_ int, _, e *yaml.Node) { l = append(l, d.jsonValue(e)) })
 		return l
 	}
 	switch n.Tag {
@@ -737,36 +721,22 @@ func (d *decoder) value(n *yaml.Node, p *path) any {
 
 // resourceList decodes requests or limits: resource names to amounts. Names are kept as
 // written; package validate judges them.
-func (d *decoder) resourceList(n *yaml.Node, p *path) instancetype.ResourceList {
-	if !d.mapping(n, p) {
+func (d *decoder) resourceList(n *yaml.Node) instancetype.ResourceList {
+	if !d.mapping(n) {
 		return nil
 	}
-	if !d.descend(n) {
-		return nil
-	}
-	defer d.ascend()
-	c := d.keyed(n, p)
-	l := make(instancetype.ResourceList, len(c)/2)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		kp := p.key(key)
-		v := d.visit(c[i+1], &kp)
-		if v == nil {
-			return l
-		}
-		if ok {
-			d.keep(&kp, c[i])
-			l[instancetype.ResourceName(key)] = d.amount(v, &kp)
-		}
-	}
+	l := make(instancetype.ResourceList, len(n.Content)/2)
+	d.walk(n, true, func(key string, _, v *yaml.Node) {
+		l[instancetype.ResourceName(key)] = d.amount(v)
+	})
 	return l
 }
 
 // amount decodes one resource value. Strings are kept as written. Numbers are accepted as
 // Kubernetes accepts them: as the JSON number kubectl sends.
-func (d *decoder) amount(n *yaml.Node, p *path) instancetype.Amount {
+func (d *decoder) amount(n *yaml.Node) instancetype.Amount {
 	if n.Kind != yaml.ScalarNode {
-		d.wrongType(n, p, "a quantity such as \"500m\" or \"2Gi\"")
+		d.wrongType(n, "a quantity such as \"500m\" or \"2Gi\"")
 		return instancetype.Amount{}
 	}
 	switch n.Tag {
@@ -778,11 +748,11 @@ func (d *decoder) amount(n *yaml.Node, p *path) instancetype.Amount {
 		return instancetype.AmountFromString(binary(n.Value))
 	case tagInt, tagFloat:
 		if !finite(n.Tag, n.Value) {
-			d.refusePath(p) // visit reported it
+			d.refused() // visit reported it
 			return instancetype.Amount{}
 		}
 		return instancetype.ParseAmount(d.jsonText(n))
 	}
-	d.wrongType(n, p, "a quantity such as \"500m\" or \"2Gi\"")
+	d.wrongType(n, "a quantity such as \"500m\" or \"2Gi\"")
 	return instancetype.Amount{}
 }

@@ -83,10 +83,12 @@
 //
 // # Memory
 //
-// [Parse] keeps every document's node tree, so that [Document.Position] places any path.
-// [Scan] holds one document's tree at a time, and a long list's items a few hundred at a
-// time: it hands each document (a long list in parts) to a function while its tree is
-// alive, then releases the tree, keeping only the positions later checks ask for.
+// A document's node tree lives while the document is decoded, and no longer: what a
+// [Document] keeps is what was decoded of it (its instance types, workloads and nodes) and
+// its table of positions. [Parse] keeps every document in the File; [Scan] hands each to a
+// function and keeps none, so that memory does not grow with the number of documents. The
+// items of a long list are let go as they are decoded, so that the list's tree and its
+// decoded items are not held at once.
 //
 // # Limits
 //
@@ -101,6 +103,15 @@
 // Findings are [k8s.io/apimachinery/pkg/util/validation/field] errors whose paths are in
 // apimachinery's notation, relative to the document: metadata.name,
 // items[1].spec.resources.limits[nvidia.com/gpu], jobs.train.resources.instance_type.
-// [Document.Position] maps such a path back to the line and column of its node in the
-// file, or of its nearest existing parent when the node is missing (a required field).
+//
+// As a document is decoded, one table records, under the text of each path it decodes (each
+// field, map entry and list item of an instance type, a workload or a node), the position of
+// its key, and whether decoding refused its value; and, for each finding of decoding, where
+// it is. Every later question reads that table, after Parse as after Scan:
+// [Document.Position] maps a path back to the line and column of its node, or of its
+// nearest recorded parent for a path that leads nowhere (a missing field);
+// [Document.Refused] tells a value decoding refused; [Document.Locate] places a list of
+// findings, leaving out those of validation that restate a refusal. Each answers in the
+// time it takes to read the path once, whatever the size of the document and the number of
+// findings.
 package manifest

@@ -1,10 +1,6 @@
 package manifest
 
 import (
-	"strconv"
-	"strings"
-
-	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/fit"
@@ -94,6 +90,11 @@ type Item[T any] struct {
 	// Note, when set, says that the object is written in an older form, and how it is
 	// written today.
 	Note string
+	// Errors are the problems decoding found in the object: those of its document's
+	// Errors that were found reading it (all of them for an object that is the whole
+	// document). A workload whose decoding found a problem is not placed with confidence;
+	// a caller that skips an object (nodes among manifests) skips these with it.
+	Errors field.ErrorList
 }
 
 // Document is one recognised document of a file.
@@ -122,12 +123,7 @@ type Document struct {
 	// A document with errors is still returned with whatever could be decoded.
 	Errors field.ErrorList
 
-	root    *yaml.Node
-	lines   int                       // the document's first line in the file, less one
-	pinned  map[*field.Error]Position // findings a path cannot place
-	kept    map[string]Position       // positions recorded for after the tree is released
-	refused map[string]bool           // paths whose value decoding refused
-	typed   map[*field.Error]FindingType
+	at *positions // the table of positions its decoding filled
 }
 
 // Position is a place in a file. Lines and columns count from 1; a column counts
@@ -140,140 +136,48 @@ type Position struct {
 // the document, as field.Path.String renders it), or at a path above it: a value of the
 // wrong type, which it reported (limits: 5 refuses spec.resources.limits, and so
 // spec.resources.limits[cpu]). A validator's finding at such a path (such as "Required
-// value" for what decoded as unset) says the same mistake again, and can be dropped.
-// Bracketed keys are read whole, dots and slashes included (limits[nvidia.com/gpu]).
+// value" for what decoded as unset) says the same mistake again: Locate leaves it out.
 func (d *Document) Refused(path string) bool {
-	if len(d.refused) == 0 {
-		return false
-	}
-	if d.refused[path] {
-		return true
-	}
-	for rest := path; rest != ""; {
-		_, rest, _ = nextSegment(rest)
-		if rest != "" && d.refused[path[:len(path)-len(rest)]] {
-			return true
-		}
-	}
-	return false
+	_, refused := d.at.lookup(path)
+	return refused
 }
 
 // Position returns the position of the node at path, a field path in apimachinery's
-// notation relative to the document (as field.Path.String renders it). For a path that
-// leads nowhere (a missing field) it returns the position of the nearest existing parent.
-// For a mapping key it is the position of the key.
+// notation relative to the document (as field.Path.String renders it): for a mapping key,
+// the position of the key; for a list item, of the item. The positions are those recorded
+// as the document was decoded, of every field, map entry and list item the reader decodes
+// (an instance type's, a workload's, a node's), so that every finding a check of them can
+// make has one; for any other path, one that leads nowhere (a missing field) or into a
+// part of the document that is only checked (a workload's environment, managed fields),
+// it returns the position of the nearest recorded parent, or of the document's first line.
 //
-// Once the document's tree is released (see Scan), only the positions recorded while
-// decoding remain: those of instance types' names and of every field of a workload that
-// its checks may report on; any other path maps to the nearest of them above it.
+// Its cost is that of reading path once, whatever the size of the document.
 func (d *Document) Position(path string) Position {
-	if d.root == nil {
-		return d.keptPosition(path)
-	}
-	n := d.root
-	pos := d.pos(n)
-	if path == "<nil>" {
-		return pos
-	}
-	budget := MaxNodes
-	for path != "" {
-		var seg string
-		var bracket bool
-		seg, path, bracket = nextSegment(path)
-		n = deref(n)
-		switch {
-		case n.Kind == yaml.SequenceNode && bracket:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(n.Content) {
-				return pos
-			}
-			if n = n.Content[i]; n == nil {
-				return pos // a list item Scan has released
-			}
-			pos = d.pos(n)
-		case n.Kind == yaml.MappingNode:
-			k, v := lookup(n, seg, &budget)
-			if k == nil {
-				return pos
-			}
-			n = v
-			pos = d.pos(k)
-		default:
-			return pos
-		}
-	}
+	pos, _ := d.at.lookup(path)
 	return pos
 }
 
-// keptPosition maps path to the recorded position of it or of its nearest recorded
-// parent, or to the document's first line.
-func (d *Document) keptPosition(path string) Position {
-	if p, ok := d.kept[path]; ok {
-		return p
-	}
-	if d.kept != nil && path != "" && path != "<nil>" {
-		// Try every parent, longest first.
-		var ends []int
-		rest, at := path, 0
-		for rest != "" {
-			_, r, _ := nextSegment(rest)
-			at += len(rest) - len(r)
-			ends = append(ends, at)
-			rest = r
-		}
-		for i := len(ends) - 2; i >= 0; i-- {
-			if p, ok := d.kept[path[:ends[i]]]; ok {
-				return p
-			}
-		}
-	}
-	return Position{Line: d.Line, Column: 1}
-}
-
-// release drops the document's node tree, keeping the positions recorded while decoding.
-func (d *Document) release() { d.root = nil }
-
-func (d *Document) pos(n *yaml.Node) Position {
-	if n == nil {
-		return Position{Line: d.Line, Column: 1}
-	}
-	return Position{Line: n.Line + d.lines, Column: n.Column}
-}
-
-// nextSegment splits the first segment off a field path: "a.b" gives "a", ".b";
-// "[k.x].y" gives "k.x", ".y" and reports a bracketed segment. A bracketed key runs to the
-// first "]" that ends the path or is followed by "." or "[", so keys holding dots or
-// slashes (nvidia.com/gpu) survive.
-func nextSegment(path string) (seg, rest string, bracket bool) {
-	if path[0] == '.' {
-		path = path[1:]
-	}
-	if path != "" && path[0] == '[' {
-		for i := 1; i < len(path); i++ {
-			if path[i] == ']' && (i+1 == len(path) || path[i+1] == '.' || path[i+1] == '[') {
-				return path[1:i], path[i+1:], true
-			}
-		}
-		return path[1:], "", true
-	}
-	end := strings.IndexAny(path, ".[")
-	if end < 0 {
-		return path, "", false
-	}
-	return path[:end], path[end:], false
-}
-
-// Locate returns each error with the position of its field in the document's file.
-// Errors the decoder made for problems that are not about a field's value (an unknown
-// field) carry their FindingType.
+// Locate returns the findings of errs, each with the position of its field in the
+// document's file, in the order of errs. Errors of the document's own decoding (its Errors)
+// are placed where decoding found them, with their FindingType. Any other error, of
+// validation, is left out when it is at or below a value that decoding refused (see
+// Refused), as it says the same mistake again ("Required value" for a cpu written as a
+// list), and placed at its field otherwise (see Position).
+//
+// So that the findings of a document are d.Locate(append(d.Errors, validation...)): this is
+// what package lint and the admission webhook do.
 func (d *Document) Locate(errs field.ErrorList) []Finding {
 	out := make([]Finding, 0, len(errs))
 	for _, e := range errs {
-		p, ok := d.pinned[e]
-		if !ok {
-			p = d.Position(e.Field)
+		if own, ok := d.at.own[e]; ok {
+			out = append(out, Finding{File: d.File, Position: own.pos, Err: e, Type: own.typ})
+			continue
 		}
-		out = append(out, Finding{File: d.File, Position: p, Err: e, Type: d.typed[e]})
+		pos, refused := d.at.lookup(e.Field)
+		if refused {
+			continue
+		}
+		out = append(out, Finding{File: d.File, Position: pos, Err: e})
 	}
 	return out
 }

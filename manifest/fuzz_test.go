@@ -308,8 +308,8 @@ func checkDocument(t *testing.T, d *manifest.Document, lines int) {
 		if w.Object.Kind == resolve.Job && w.Object.Resources != nil {
 			t.Errorf("a job with a resources section: %+v", w.Object.Resources)
 		}
-		if at := w.Object.InstanceTypeAt; at != nil && (!slices.Equal(at, []string{"compute", "instance_type"}) || w.Note == "") {
-			t.Errorf("workload %d: InstanceTypeAt %q, note %q", i, at, w.Note)
+		if w.Object.LegacyCompute != (w.Note != "") && w.Kind != manifest.KindDeployment {
+			t.Errorf("workload %d: LegacyCompute %v, note %q", i, w.Object.LegacyCompute, w.Note)
 		}
 	}
 	switch d.Kind {
@@ -475,7 +475,7 @@ func checkObjects(t *testing.T, data []byte, catalog *resolve.Catalog, opts vali
 			}
 		}
 		for _, w := range d.Workloads {
-			p, errs := validate.Resolve(catalog, w.Object, w.Path, opts)
+			p, errs := validate.Placement(catalog, w.Object, w.Path, opts)
 			below(errs, w.Path)
 			if p.Kind != w.Object.Kind || p.InstanceType == "" {
 				t.Errorf("placement %+v of workload %+v", p, w.Object)
@@ -484,7 +484,7 @@ func checkObjects(t *testing.T, data []byte, catalog *resolve.Catalog, opts vali
 			if c.Resources != nil {
 				c.Resources = c.Resources.DeepCopy()
 			}
-			if _, again := validate.Resolve(catalog, &c, w.Path, opts); fmt.Sprint(again) != fmt.Sprint(errs) {
+			if _, again := validate.Placement(catalog, &c, w.Path, opts); fmt.Sprint(again) != fmt.Sprint(errs) {
 				t.Errorf("validating a copy: %v; the original: %v", again, errs)
 			}
 		}

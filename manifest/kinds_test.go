@@ -313,7 +313,7 @@ func TestWorkloadFields(t *testing.T) {
 		{"command: c\ncompute: k\ndisplay_name: shown\n", resolve.Workload{Kind: resolve.Job, Name: "shown"}},
 		{"command: c\ncompute: k\ndisplay_name: shown\nname: real\n", resolve.Workload{Kind: resolve.Job, Name: "real"}},
 		{"command: c\ncompute: k\nname: real\ndisplay_name: shown\n", resolve.Workload{Kind: resolve.Job, Name: "real"}},
-		{"command: c\ncompute: {target: azureml:k, instance_type: old}\n", resolve.Workload{Kind: resolve.Job, InstanceType: "old", InstanceTypeAt: []string{"compute", "instance_type"}}},
+		{"command: c\ncompute: {target: azureml:k, instance_type: old}\n", resolve.Workload{Kind: resolve.Job, InstanceType: "old", LegacyCompute: true}},
 	}
 	for _, tt := range tests {
 		f := manifest.Parse("w.yaml", []byte(tt.src))
@@ -431,8 +431,8 @@ func TestLegacyJob(t *testing.T) {
 	f := manifest.Parse("j.yaml", []byte(legacyJob))
 	d := oneDocument(t, f)
 	w := d.Workloads[0]
-	if !slices.Equal(w.Object.InstanceTypeAt, []string{"compute", "instance_type"}) {
-		t.Errorf("InstanceTypeAt = %q; want [compute instance_type]", w.Object.InstanceTypeAt)
+	if !w.Object.LegacyCompute {
+		t.Errorf("LegacyCompute = false; want true")
 	}
 	if p := w.Object.InstanceTypePath(w.Path).String(); p != "compute.instance_type" {
 		t.Errorf("InstanceTypePath = %s; want compute.instance_type", p)
@@ -444,10 +444,10 @@ func TestLegacyJob(t *testing.T) {
 		t.Errorf("Position(compute.instance_type) = %v; want {8 3}", p)
 	}
 
-	// Today's form has no note, and InstanceTypeAt nil.
+	// Today's form has no note, and LegacyCompute false.
 	w = oneDocument(t, manifest.Parse("j.yaml", []byte(commandJob))).Workloads[0]
-	if w.Note != "" || w.Object.InstanceTypeAt != nil {
-		t.Errorf("today's job: note %q, InstanceTypeAt %q; want none", w.Note, w.Object.InstanceTypeAt)
+	if w.Note != "" || w.Object.LegacyCompute {
+		t.Errorf("today's job: note %q, LegacyCompute %v; want none", w.Note, w.Object.LegacyCompute)
 	}
 }
 

@@ -842,7 +842,7 @@ items:
 		{"items[x]", manifest.Position{Line: 3, Column: 1}},
 		{"items[-1]", manifest.Position{Line: 3, Column: 1}},
 		{"items[0].metadata.name.deeper", manifest.Position{Line: 5, Column: 7}},
-		{"items[0].metadata[name", manifest.Position{Line: 5, Column: 7}},
+		{"items[0].metadata[name", manifest.Position{Line: 4, Column: 5}}, // no such key: metadata
 		{"nothing.at.all", manifest.Position{Line: 1, Column: 1}},
 	}
 	for _, tt := range tests {

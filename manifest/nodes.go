@@ -12,186 +12,125 @@ import (
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
-// node decodes what the fit check needs of a v1 Node (as kubectl get nodes prints it):
-// metadata.name and labels, spec.unschedulable and taints, status.allocatable. The rest
-// is checked for duplicate keys only. A value of the wrong type, or an allocatable amount
-// that is not a quantity, is a finding and left out; a node without status.allocatable is
-// a finding too, and offers nothing.
-func (d *decoder) node(n *yaml.Node, p *path) fit.Node {
+// node decodes what the fit check needs of the v1 Node n (as kubectl get nodes prints it),
+// at the current path: metadata.name and labels, spec.unschedulable and taints,
+// status.allocatable. The rest is checked for duplicate keys only. A value of the wrong
+// type, or an allocatable amount that is not a quantity, is a finding and left out; a node
+// without status.allocatable is a finding too, and offers nothing.
+func (d *decoder) node(n *yaml.Node) fit.Node {
 	var nd fit.Node
-	if !d.mapping(n, p) || !d.descend(n) {
-		return nd
-	}
-	defer d.ascend()
 	sawAllocatable := false
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return nd
-		}
-		if !ok {
-			continue
-		}
+	d.object(n, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "metadata":
-			d.nodeMeta(v, &fp, &nd)
+			d.nodeMeta(v, &nd)
 		case "spec":
-			d.nodeSpec(v, &fp, &nd)
+			d.nodeSpec(v, &nd)
 		case "status":
-			sawAllocatable = d.nodeStatus(v, &fp, &nd)
+			sawAllocatable = d.nodeStatus(v, &nd)
 		default:
-			d.checkTree(v, &fp)
+			d.checkTree(v)
 		}
-	}
-	if !sawAllocatable {
-		fp := p.child("status")
-		ap := fp.child("allocatable")
-		d.add(field.Required(ap.build(), "a node without status.allocatable offers nothing to pods: give the nodes as kubectl get nodes -o yaml prints them"))
+	})
+	if n.Kind == yaml.MappingNode && !sawAllocatable {
+		d.path.field("status")
+		d.path.field("allocatable")
+		d.add(field.Required(d.path.build(), "a node without status.allocatable offers nothing to pods: give the nodes as kubectl get nodes -o yaml prints them"))
+		d.path.pop()
+		d.path.pop()
 	}
 	return nd
 }
 
-func (d *decoder) nodeMeta(n *yaml.Node, p *path, nd *fit.Node) {
-	if !d.mapping(n, p) || !d.descend(n) {
-		return
-	}
-	defer d.ascend()
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return
-		}
-		switch {
-		case !ok:
-		case key == "name":
-			d.keepName(&fp, c[i])
-			nd.Name = d.str(v, &fp, false)
-		case key == "labels":
-			nd.Labels = d.stringMap(v, &fp)
+func (d *decoder) nodeMeta(n *yaml.Node, nd *fit.Node) {
+	d.object(n, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "name":
+			nd.Name = d.str(v, false)
+		case "labels":
+			nd.Labels = d.stringMap(v)
 		default:
-			d.checkTree(v, &fp)
+			d.checkTree(v)
 		}
-	}
+	})
 }
 
-func (d *decoder) nodeSpec(n *yaml.Node, p *path, nd *fit.Node) {
-	if !d.mapping(n, p) || !d.descend(n) {
-		return
-	}
-	defer d.ascend()
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return
-		}
-		switch {
-		case !ok:
-		case key == "unschedulable":
+func (d *decoder) nodeSpec(n *yaml.Node, nd *fit.Node) {
+	d.object(n, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "unschedulable":
 			switch {
 			case v.Kind == yaml.ScalarNode && v.Tag == tagBool:
 				nd.Unschedulable = boolValue(v.Value)
 			case !isNull(v):
-				d.wrongType(v, &fp, "true or false")
+				d.wrongType(v, "true or false")
 			}
-		case key == "taints":
-			nd.Taints = d.taints(v, &fp)
+		case "taints":
+			nd.Taints = d.taints(v)
 		default:
-			d.checkTree(v, &fp)
+			d.checkTree(v)
 		}
-	}
+	})
 }
 
-func (d *decoder) taints(n *yaml.Node, p *path) []fit.Taint {
+func (d *decoder) taints(n *yaml.Node) []fit.Taint {
 	if n.Kind != yaml.SequenceNode {
 		if !isNull(n) {
-			d.wrongType(n, p, "a list of taints")
+			d.wrongType(n, "a list of taints")
 		}
 		return nil
 	}
-	if !d.descend(n) {
-		return nil
-	}
-	defer d.ascend()
 	var out []fit.Taint
-	for j, e := range n.Content {
-		ip := p.index(j)
-		if e = d.visit(e, &ip); e == nil {
-			return out
-		}
-		if !d.mapping(e, &ip) || !d.descend(e) {
-			continue
+	d.items(n, func(_ int, _, e *yaml.Node) {
+		if e.Kind != yaml.MappingNode {
+			d.mapping(e) // reports what is not null
+			return
 		}
 		var t fit.Taint
-		c := d.pairs(e, &ip)
-		for i := 0; i+1 < len(c); i += 2 {
-			key, ok := d.keyOf(c[i], &ip)
-			fp := ip.child(key)
-			v := d.visit(c[i+1], &fp)
-			if v == nil {
-				d.ascend()
-				return out
-			}
-			switch {
-			case !ok:
-			case key == "key":
-				t.Key = d.str(v, &fp, false)
-			case key == "value":
-				t.Value = d.str(v, &fp, false)
-			case key == "effect":
-				t.Effect = d.str(v, &fp, false)
+		d.walk(e, false, func(key string, _, v *yaml.Node) {
+			switch key {
+			case "key":
+				t.Key = d.str(v, false)
+			case "value":
+				t.Value = d.str(v, false)
+			case "effect":
+				t.Effect = d.str(v, false)
 			default:
-				d.checkTree(v, &fp)
+				d.checkTree(v)
 			}
-		}
-		d.ascend()
+		})
 		out = append(out, t)
-	}
+	})
 	return out
 }
 
-// nodeStatus reads status.allocatable and reports whether there was one.
-func (d *decoder) nodeStatus(n *yaml.Node, p *path, nd *fit.Node) bool {
-	if !d.mapping(n, p) || !d.descend(n) {
-		return false
-	}
-	defer d.ascend()
+// nodeStatus reads status.allocatable and reports whether there was one. An amount that is
+// no quantity is a finding, unless decoding refused it already.
+func (d *decoder) nodeStatus(n *yaml.Node, nd *fit.Node) bool {
 	saw := false
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return saw
-		}
-		if !ok || key != "allocatable" {
-			d.checkTree(v, &fp)
-			continue
+	d.object(n, func(key string, _, v *yaml.Node) {
+		if key != "allocatable" {
+			d.checkTree(v)
+			return
 		}
 		saw = true
-		for name, a := range d.resourceList(v, &fp) {
-			kp := fp.key(string(name))
+		if !d.mapping(v) {
+			return
+		}
+		d.walk(v, true, func(name string, _, v *yaml.Node) {
+			a := d.amount(v)
 			q, err := a.Quantity()
 			switch {
 			case err == nil:
 				if nd.Allocatable == nil {
 					nd.Allocatable = make(map[instancetype.ResourceName]quantity.Quantity)
 				}
-				nd.Allocatable[name] = q
-			case a.IsSet() && !d.refused[kp.String()]:
-				d.add(field.Invalid(kp.build(), clip.String(a.String()), "not a quantity: "+quantityProblem(err)))
+				nd.Allocatable[instancetype.ResourceName(name)] = q
+			case a.IsSet() && !d.isRefused():
+				d.add(field.Invalid(d.path.build(), clip.String(a.String()), "not a quantity: "+quantityProblem(err)))
 			}
-		}
-	}
+		})
+	})
 	return saw
 }
 

@@ -77,74 +77,48 @@ func jsonField(t reflect.Type, name string) (sf reflect.StructField, found bool)
 
 var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 
-// strictFields reports, as unknown fields, the keys of the mappings within n (a value
-// decoded through encoding/json into a value of type t) that t has no field for. Types
-// that read their own JSON (metav1.Time, the free-form FieldsV1) are not looked into.
-func (d *decoder) strictFields(n *yaml.Node, p *path, t reflect.Type) {
+// strictFields reports, as unknown fields, the keys of the mappings within n (the value of
+// the current path, decoded through encoding/json into a value of type t) that t has no
+// field for. Types that read their own JSON (metav1.Time, the free-form FieldsV1) are not
+// looked into.
+func (d *decoder) strictFields(n *yaml.Node, t reflect.Type) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if reflect.PointerTo(t).Implements(jsonUnmarshaler) || !d.descend(n) {
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
 		return
 	}
-	defer d.ascend()
 	switch {
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
 		var known []string
-		c := d.pairs(n, p)
-		for i := 0; i+1 < len(c); i += 2 {
-			key, ok := d.keyOf(c[i], p)
-			if !ok {
-				continue
-			}
+		d.walk(n, false, func(key string, k, v *yaml.Node) {
 			f, found := jsonField(t, key)
 			if !found {
 				if known == nil {
 					known = jsonFields(t)
 				}
-				d.unknown(p, key, known, c[i])
-				continue
-			}
-			fp := p.child(key)
-			if v := d.visit(c[i+1], &fp); v != nil {
-				d.strictFields(v, &fp, f.Type)
-			}
-		}
-	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
-		for i, e := range n.Content {
-			ip := p.index(i)
-			if e = d.visit(e, &ip); e == nil {
+				d.unknown(key, known, k)
 				return
 			}
-			d.strictFields(e, &ip, t.Elem())
-		}
+			d.strictFields(v, f.Type)
+		})
+	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
+		d.items(n, func(_ int, _, e *yaml.Node) { d.strictFields(e, t.Elem()) })
 	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
-		c := d.pairs(n, p)
-		for i := 0; i+1 < len(c); i += 2 {
-			key, ok := d.keyOf(c[i], p)
-			kp := p.key(key)
-			if v := d.visit(c[i+1], &kp); ok && v != nil {
-				d.strictFields(v, &kp, t.Elem())
-			}
-		}
+		d.walk(n, true, func(_ string, _, v *yaml.Node) { d.strictFields(v, t.Elem()) })
 	}
 }
 
-// unknown reports a field the schema does not have, as apimachinery's strict decoding does.
-func (d *decoder) unknown(p *path, key string, known []string, k *yaml.Node) {
-	fp := p.child(key)
+// unknown reports the field key at the current path, written at k, which the schema does
+// not have, as apimachinery's strict decoding does.
+func (d *decoder) unknown(key string, known []string, k *yaml.Node) {
 	detail := "unknown field " + clip.Quote(key)
 	if s := closestField(key, known); s != "" {
 		detail += "; did you mean " + strconv.Quote(s) + "?"
 	} else {
 		detail += "; known fields: " + strings.Join(known, ", ")
 	}
-	e := field.Forbidden(fp.build(), detail)
-	d.addTyped(e, UnknownField)
-	if d.pinned == nil {
-		d.pinned = make(map[*field.Error]Position)
-	}
-	d.pinned[e] = Position{Line: k.Line + d.lines, Column: k.Column}
+	d.addTyped(k, field.Forbidden(d.path.build(), detail), UnknownField)
 }
 
 // closestField returns the known field key most likely meant: equal but for case, or the
@@ -172,221 +146,134 @@ func closestField(key string, known []string) string {
 	return best
 }
 
-// typeMeta checks the apiVersion and kind of an instance type or a list (or, with
-// optional set, of a list item, where both may be left out).
-func (d *decoder) typeMeta(root *yaml.Node, p *path, kind string, optional bool) {
+// typeMeta checks the apiVersion and kind of the instance type or list n at the current
+// path (or, with optional set, of a list item, where both may be left out).
+func (d *decoder) typeMeta(n *yaml.Node, kind string, optional bool) {
 	budget := MaxNodes
 	// Values that are not strings are reported where the fields are decoded.
-	if k, v := lookup(root, "apiVersion", &budget); k != nil {
-		if v.Kind == yaml.ScalarNode && v.Tag == tagStr && v.Value != instancetype.APIVersion {
-			fp := p.child("apiVersion")
-			d.add(field.NotSupported(fp.build(), v.Value, []string{instancetype.APIVersion}))
-		}
-	} else if !optional {
-		fp := p.child("apiVersion")
-		d.add(field.Required(fp.build(), "must be "+instancetype.APIVersion))
-	}
-	if k, v := lookup(root, "kind", &budget); k != nil {
-		if v.Kind == yaml.ScalarNode && v.Tag == tagStr && v.Value != kind {
-			fp := p.child("kind")
-			d.add(field.NotSupported(fp.build(), v.Value, []string{kind}))
+	check := func(name, want string, required bool) {
+		d.path.field(name)
+		defer d.path.pop()
+		k, v := lookup(n, name, &budget)
+		switch {
+		case k == nil && required:
+			d.add(field.Required(d.path.build(), "must be "+want))
+		case k != nil && v.Kind == yaml.ScalarNode && v.Tag == tagStr && v.Value != want:
+			d.add(field.NotSupported(d.path.build(), v.Value, []string{want}))
 		}
 	}
+	check("apiVersion", instancetype.APIVersion, !optional)
+	check("kind", kind, false)
 }
 
-// instanceType decodes an InstanceType, or a list item when item is set.
-func (d *decoder) instanceType(n *yaml.Node, p *path, item bool) *instancetype.InstanceType {
+// instanceType decodes the InstanceType n at the current path, or a list item when item
+// is set.
+func (d *decoder) instanceType(n *yaml.Node, item bool) *instancetype.InstanceType {
 	it := &instancetype.InstanceType{}
-	if !d.mapping(n, p) {
+	if !d.mapping(n) {
 		return it
 	}
-	if !d.descend(n) {
-		return it
-	}
-	defer d.ascend()
-	d.typeMeta(n, p, instancetype.Kind, item)
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return it
-		}
-		if !ok {
-			continue
-		}
+	d.typeMeta(n, instancetype.Kind, item)
+	d.walk(n, false, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "apiVersion":
-			it.APIVersion = d.str(v, &fp, false)
+			it.APIVersion = d.str(v, false)
 		case "kind":
-			it.Kind = d.str(v, &fp, false)
+			it.Kind = d.str(v, false)
 		case "metadata":
-			d.objectMeta(v, &fp, &it.ObjectMeta)
+			d.objectMeta(v, &it.ObjectMeta)
 		case "spec":
-			d.spec(v, &fp, &it.Spec)
+			d.spec(v, &it.Spec)
 		default:
-			d.other(key, c[i], v, p, instanceTypeFields, it)
+			d.other(key, k, v, instanceTypeFields, it)
 		}
-	}
+	})
 	return it
 }
 
-// other decodes a field the decoder does not read itself: through encoding/json when the
-// struct has it, else it is an unknown field.
-func (d *decoder) other(key string, k, v *yaml.Node, p *path, known []string, into any) {
+// other decodes the field key, at the current path, that the decoder does not read itself:
+// through encoding/json when the struct into has it, else it is an unknown field.
+func (d *decoder) other(key string, k, v *yaml.Node, known []string, into any) {
 	for _, f := range known {
 		if f == key {
-			d.viaJSON(key, v, p, into)
+			d.viaJSON(key, v, into)
 			return
 		}
 	}
-	d.unknown(p, key, known, k)
+	d.unknown(key, known, k)
 }
 
-func (d *decoder) spec(n *yaml.Node, p *path, s *instancetype.InstanceTypeSpec) {
-	if !d.mapping(n, p) || !d.descend(n) {
-		return
-	}
-	defer d.ascend()
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return
-		}
-		if !ok {
-			continue
-		}
+func (d *decoder) spec(n *yaml.Node, s *instancetype.InstanceTypeSpec) {
+	d.object(n, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "nodeSelector":
-			s.NodeSelector = d.stringMap(v, &fp)
+			s.NodeSelector = d.stringMap(v)
 		case "resources":
-			d.resources(v, &fp, &s.Resources)
+			d.resources(v, &s.Resources)
 		default:
-			d.other(key, c[i], v, p, specFields, s)
+			d.other(key, k, v, specFields, s)
 		}
-	}
+	})
 }
 
 // resources decodes a resources section: limits and requests.
-func (d *decoder) resources(n *yaml.Node, p *path, r *instancetype.ResourceRequirements) {
-	if !d.mapping(n, p) || !d.descend(n) {
-		return
-	}
-	defer d.ascend()
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return
-		}
-		if !ok {
-			continue
-		}
-		d.keep(&fp, c[i])
+func (d *decoder) resources(n *yaml.Node, r *instancetype.ResourceRequirements) {
+	d.object(n, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "limits":
-			r.Limits = d.resourceList(v, &fp)
+			r.Limits = d.resourceList(v)
 		case "requests":
-			r.Requests = d.resourceList(v, &fp)
+			r.Requests = d.resourceList(v)
 		default:
-			d.other(key, c[i], v, p, resourcesFields, r)
+			d.other(key, k, v, resourcesFields, r)
 		}
-	}
+	})
 }
 
 // stringMap decodes a map of strings, such as a node selector or labels. A value kubectl
 // sends as anything but a string is a finding, null included.
-func (d *decoder) stringMap(n *yaml.Node, p *path) map[string]string {
-	if !d.mapping(n, p) || !d.descend(n) {
+func (d *decoder) stringMap(n *yaml.Node) map[string]string {
+	if !d.mapping(n) {
 		return nil
 	}
-	defer d.ascend()
-	c := d.keyed(n, p)
-	m := make(map[string]string, len(c)/2)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		kp := p.key(key)
-		v := d.visit(c[i+1], &kp)
-		if v == nil {
-			return m
-		}
-		if ok {
-			m[key] = d.str(v, &kp, true)
-		}
-	}
+	m := make(map[string]string, len(n.Content)/2)
+	d.walk(n, true, func(key string, _, v *yaml.Node) { m[key] = d.str(v, true) })
 	return m
 }
 
 // objectMeta decodes metadata. The fields a manifest usually carries are read directly;
 // the rarer ones (timestamps, owner references, managed fields) go through encoding/json
 // into metav1.ObjectMeta, so that they are checked as Kubernetes checks them.
-func (d *decoder) objectMeta(n *yaml.Node, p *path, m *metav1.ObjectMeta) {
-	if !d.mapping(n, p) || !d.descend(n) {
-		return
-	}
-	defer d.ascend()
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return
-		}
-		if !ok {
-			continue
-		}
+func (d *decoder) objectMeta(n *yaml.Node, m *metav1.ObjectMeta) {
+	d.object(n, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "name":
-			d.keepName(&fp, c[i])
-			m.Name = d.str(v, &fp, false)
+			m.Name = d.str(v, false)
 		case "generateName":
-			m.GenerateName = d.str(v, &fp, false)
+			m.GenerateName = d.str(v, false)
 		case "namespace":
-			m.Namespace = d.str(v, &fp, false)
+			m.Namespace = d.str(v, false)
 		case "resourceVersion":
-			m.ResourceVersion = d.str(v, &fp, false)
+			m.ResourceVersion = d.str(v, false)
 		case "labels":
-			m.Labels = d.stringMap(v, &fp)
+			m.Labels = d.stringMap(v)
 		case "annotations":
-			m.Annotations = d.stringMap(v, &fp)
+			m.Annotations = d.stringMap(v)
 		default:
-			d.other(key, c[i], v, p, objectMetaFields, m)
+			d.other(key, k, v, objectMetaFields, m)
 		}
-	}
+	})
 }
 
-func (d *decoder) listMeta(n *yaml.Node, p *path, m *metav1.ListMeta) {
-	if !d.mapping(n, p) || !d.descend(n) {
-		return
-	}
-	defer d.ascend()
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return
-		}
-		if ok {
-			d.other(key, c[i], v, p, listMetaFields, m)
-		}
-	}
+func (d *decoder) listMeta(n *yaml.Node, m *metav1.ListMeta) {
+	d.object(n, func(key string, k, v *yaml.Node) { d.other(key, k, v, listMetaFields, m) })
 }
 
-// viaJSON decodes the field key of a struct through encoding/json, from the JSON value
-// kubectl would send for v.
-func (d *decoder) viaJSON(key string, v *yaml.Node, p *path, into any) {
-	fp := p.child(key)
+// viaJSON decodes the field key of a struct, at the current path, through encoding/json,
+// from the JSON value kubectl would send for v.
+func (d *decoder) viaJSON(key string, v *yaml.Node, into any) {
 	before := d.budget
-	val := d.value(v, &fp)
+	val := d.value(v)
 	if d.overflow || d.tooDeep != nil {
 		return
 	}
@@ -397,7 +284,9 @@ func (d *decoder) viaJSON(key string, v *yaml.Node, p *path, into any) {
 		after := d.budget
 		d.budget = before
 		d.quiet++
-		d.strictFields(v, &fp, f.Type)
+		d.unrecorded++
+		d.strictFields(v, f.Type)
+		d.unrecorded--
 		d.quiet--
 		d.budget, d.overflow = after, false
 	}
@@ -406,8 +295,8 @@ func (d *decoder) viaJSON(key string, v *yaml.Node, p *path, into any) {
 		err = json.Unmarshal(b, into)
 	}
 	if err != nil {
-		d.refusePath(&fp)
-		d.add(field.Invalid(fp.build(), badValue(v), jsonProblem(err)))
+		d.refused()
+		d.add(field.Invalid(d.path.build(), badValue(v), jsonProblem(err)))
 	}
 }
 
@@ -463,136 +352,104 @@ func jsonTypeName(t reflect.Type) string {
 	return article(t.String())
 }
 
-// list decodes an InstanceTypeList, calling item for each item with its path.
-func (d *decoder) list(n *yaml.Node, p *path, item func(it *instancetype.InstanceType, ip *field.Path, n *yaml.Node)) {
+// list decodes the InstanceTypeList n, calling item for each item with its path.
+func (d *decoder) list(n *yaml.Node, item func(it *instancetype.InstanceType, ip *field.Path, n *yaml.Node, errs field.ErrorList)) {
 	var l instancetype.InstanceTypeList
-	d.typeMeta(n, p, instancetype.ListKind, false)
-	if !d.descend(n) {
-		return
-	}
-	defer d.ascend()
+	d.typeMeta(n, instancetype.ListKind, false)
 	sawItems := false
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return
-		}
-		if !ok {
-			continue
-		}
+	d.walk(n, false, func(key string, k, v *yaml.Node) {
 		switch key {
-		case "apiVersion":
-			d.str(v, &fp, false)
-		case "kind":
-			d.str(v, &fp, false)
+		case "apiVersion", "kind":
+			d.str(v, false)
 		case "metadata":
-			d.listMeta(v, &fp, &l.ListMeta)
+			d.listMeta(v, &l.ListMeta)
 		case "items":
 			sawItems = true
 			if v.Kind != yaml.SequenceNode {
 				if !isNull(v) {
-					d.wrongType(v, &fp, "a list")
+					d.wrongType(v, "a list")
 				}
-				continue
-			}
-			if !d.descend(v) {
 				return
 			}
-			items := fp.build() // once, for the paths of all the items
-			for j, e := range v.Content {
-				ip := fp.index(j)
-				if e = d.visit(e, &ip); e == nil {
-					d.ascend()
-					return
-				}
-				item(d.instanceType(e, &ip, true), items.Index(j), e)
-				d.pinErrors()
-				if d.itemDone != nil {
-					d.itemDone(v, j)
-				}
-			}
-			d.ascend()
+			items := d.path.build() // once, for the paths of all the items
+			d.items(v, func(j int, _, e *yaml.Node) {
+				from := len(d.errs)
+				it := d.instanceType(e, true)
+				item(it, items.Index(j), e, d.since(from))
+				d.release(v, j)
+			})
 		default:
-			d.other(key, c[i], v, p, listFields, &l)
+			d.other(key, k, v, listFields, &l)
 		}
-	}
+	})
 	if !sawItems {
-		fp := p.child("items")
-		d.add(field.Required(fp.build(), "a list of instance types"))
+		d.path.field("items")
+		d.add(field.Required(d.path.build(), "a list of instance types"))
+		d.path.pop()
 	}
 }
 
 // v1ListFields are the fields of a v1 List.
 var v1ListFields = []string{"apiVersion", "kind", "metadata", "items"}
 
-// v1List decodes a v1 List, as kubectl get -o yaml prints one: its InstanceType items are
-// given to item, its Node items to node, its other items to skip with why.
-func (d *decoder) v1List(n *yaml.Node, p *path, item func(*instancetype.InstanceType, *path, *yaml.Node),
-	node func(fit.Node, *path, *yaml.Node), skip func(line int, reason string)) {
-	if !d.descend(n) {
-		return
-	}
-	defer d.ascend()
-	c := d.pairs(n, p)
-	for i := 0; i+1 < len(c); i += 2 {
-		key, ok := d.keyOf(c[i], p)
-		fp := p.child(key)
-		v := d.visit(c[i+1], &fp)
-		if v == nil {
-			return
-		}
-		if !ok {
-			continue
-		}
+// v1List decodes the v1 List n, as kubectl get -o yaml prints one: its InstanceType items
+// are given to item, its Node items to node, its other items to skip with why.
+func (d *decoder) v1List(n *yaml.Node, item func(*instancetype.InstanceType, *field.Path, *yaml.Node, field.ErrorList),
+	node func(fit.Node, *field.Path, *yaml.Node, field.ErrorList), skip func(line int, reason string)) {
+	d.walk(n, false, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "apiVersion", "kind":
-			d.str(v, &fp, false)
+			d.str(v, false)
 		case "metadata":
 			var m metav1.ListMeta
-			d.listMeta(v, &fp, &m)
+			d.listMeta(v, &m)
 		case "items":
 			if v.Kind != yaml.SequenceNode {
 				if !isNull(v) {
-					d.wrongType(v, &fp, "a list")
+					d.wrongType(v, "a list")
 				}
-				continue
-			}
-			if !d.descend(v) {
 				return
 			}
-			for j, e := range v.Content {
-				ip := fp.index(j)
-				if e = d.visit(e, &ip); e == nil {
-					d.ascend()
-					return
-				}
+			items := d.path.build()
+			d.items(v, func(j int, _, e *yaml.Node) {
 				kind, reason, problem := recognise(e)
+				from := len(d.errs)
 				switch {
 				case problem != nil:
-					problem.Field = ip.build().Child(problem.Field).String() // items[j].kind
-					d.add(problem)
+					problem.Field = string(d.path.text) + "." + problem.Field // items[j].kind
+					budget := MaxNodes
+					if k, _ := lookup(e, "kind", &budget); k != nil {
+						d.addAt(k, problem)
+					} else {
+						d.add(problem)
+					}
 				case kind == KindInstanceType:
-					item(d.instanceType(e, &ip, false), &ip, e)
+					it := d.instanceType(e, false)
+					item(it, items.Index(j), e, d.since(from))
 				case kind == KindNode:
-					node(d.node(e, &ip), &ip, e)
+					nd := d.node(e)
+					node(nd, items.Index(j), e, d.since(from))
 				case kind == "":
-					skip(e.Line, ip.build().String()+": "+reason)
-					d.checkTree(e, &ip)
+					skip(e.Line, string(d.path.text)+": "+reason)
+					d.checkTree(e)
 				default:
-					skip(e.Line, ip.build().String()+": "+article(string(kind))+" inside a List: write it in a file of its own to have it checked")
-					d.checkTree(e, &ip)
+					skip(e.Line, string(d.path.text)+": "+article(string(kind))+" inside a List: write it in a file of its own to have it checked")
+					d.checkTree(e)
 				}
-				d.pinErrors()
-				if d.itemDone != nil {
-					d.itemDone(v, j)
-				}
-			}
-			d.ascend()
+				d.release(v, j)
+			})
 		default:
-			d.unknown(p, key, v1ListFields, c[i])
+			d.unknown(key, v1ListFields, k)
 		}
+	})
+}
+
+// release lets the nodes of the decoded item j of the list seq go, so that memory holds the
+// decoded objects and the tree of the items left, not both. Nothing reads a document's tree
+// once it is decoded; within the decoding, only an alias can reach a node a second time, so
+// that items are released only in a document without aliases.
+func (d *decoder) release(seq *yaml.Node, j int) {
+	if !d.aliases {
+		seq.Content[j] = nil
 	}
 }

@@ -47,8 +47,7 @@ func ourYAML(data []byte) (chunks []chunk, docs []ours) {
 		case n == nil:
 			o.value = nil // empty: kubectl reads null
 		default:
-			top := root(nil)
-			o.value = d.value(n, &top)
+			o.value = d.value(n)
 			o.refused, o.random = d.refusal, d.collision
 			kind, _, problem := recognise(n)
 			o.manifest = kind != "" || problem != nil
@@ -174,8 +173,7 @@ func checkOracleJSON(t *testing.T, data []byte) {
 	refused := false
 	r := &reader{f: &File{Name: "oracle.json"}}
 	r.each = func(n *yaml.Node, d *decoder) {
-		top := root(nil)
-		got = append(got, d.value(n, &top))
+		got = append(got, d.value(n))
 		kind, _, problem := recognise(n)
 		manifests = append(manifests, kind != "" || problem != nil)
 		refused = refused || d.refusal

@@ -19,9 +19,6 @@ import (
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
-// partItems is how many items of a list Scan delivers in one part.
-const partItems = 256
-
 // Input limits. The YAML reader itself limits nesting to 10,000 levels.
 const (
 	// MaxFileSize is the largest file read, in bytes. Larger files are one finding.
@@ -63,21 +60,20 @@ func IsManifestName(name string) bool {
 	return false
 }
 
-// Parse reads the documents of one file's contents. name is used in findings only. Every
-// document keeps its node tree, so that [Document.Position] can place any path: for large
-// inputs, [Scan] holds one document's tree at a time.
+// Parse reads the documents of one file's contents. name is used in findings only. Each
+// document keeps the table of positions its decoding filled (see [Document.Position]), not
+// its node tree: memory holds one document's tree at a time, and after reading, the decoded
+// documents.
 //
 // Parse never fails: every problem, a syntax error included, is a finding of the returned
 // File. A syntax error ends its document only; the documents after it are read.
 func Parse(name string, data []byte) *File { return scan(name, data, nil, false) }
 
 // Scan is Parse for large inputs, in memory that does not grow with the number of
-// documents: it calls fn with each recognised document while the document's node tree is
-// alive, then releases the tree, and does not keep the document in the File (whose
-// Documents stay empty, and whose Findings leave out those of the documents: fn has them).
-// A document fn keeps still has the positions of its instance types' names and of every
-// field of its workloads that a check may report on, and its Position maps any other path
-// to the nearest of those. fn may be nil.
+// documents: it calls fn with each recognised document once it is decoded, and does not
+// keep the document in the File (whose Documents stay empty, and whose Findings leave out
+// those of the documents: fn has them). A document fn keeps answers every question as one
+// of Parse would. fn may be nil.
 func Scan(name string, data []byte, fn func(*Document)) *File { return scan(name, data, fn, true) }
 
 // Read is Parse on the contents of r, read up to MaxFileSize. It fails only if r does.
@@ -91,17 +87,14 @@ func Read(name string, r io.Reader) (*File, error) {
 
 // reader reads one file.
 type reader struct {
-	f       *File
-	fn      func(*Document)
-	release bool
-	// record has documents keep the positions a released document needs, though this
-	// reader keeps them: another reader, which releases them, delivers them.
-	record bool
-	each   func(*yaml.Node, *decoder) // for tests: called with every non-empty document
+	f    *File
+	fn   func(*Document)
+	drop bool                       // do not keep the documents in f (Scan)
+	each func(*yaml.Node, *decoder) // for tests: called with every non-empty document
 }
 
-func scan(name string, data []byte, fn func(*Document), release bool) *File {
-	r := &reader{f: &File{Name: name}, fn: fn, release: release}
+func scan(name string, data []byte, fn func(*Document), drop bool) *File {
+	r := &reader{f: &File{Name: name}, fn: fn, drop: drop}
 	if len(data) > MaxFileSize {
 		r.problem(Position{1, 1}, InputLimit, fmt.Sprintf("file too large: more than %d bytes", MaxFileSize))
 		return r.f
@@ -270,8 +263,8 @@ func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
 			"document ignored: a scalar of %d bytes, more than %d", len(t.tooLong.Value), MaxScalarSize))
 		return n, nil, &x
 	}
-	d := newDecoder(min(MaxNodes, MaxAliasGrowth*t.nodes+65536))
-	d.lines, d.refusedNodes, d.refusal = lines, t.refused, len(t.refused) > 0
+	d := newDecoder(min(MaxNodes, MaxAliasGrowth*t.nodes+65536), lines)
+	d.refusedNodes, d.refusal, d.aliases = t.refused, len(t.refused) > 0, t.aliases > 0
 	return n, d, nil
 }
 
@@ -315,7 +308,7 @@ func (r *reader) readJSON(data []byte) {
 		}
 		end = j.off
 		r.f.Count++
-		d := newDecoder(min(MaxNodes, MaxAliasGrowth*j.nodes+65536))
+		d := newDecoder(min(MaxNodes, MaxAliasGrowth*j.nodes+65536), 0)
 		d.json = true
 		j.nodes = 0
 		r.add(v, d)
@@ -348,7 +341,7 @@ func (r *reader) yamlInstead(data []byte, end, count int) bool {
 	}
 	line := 1 + bytes.Count(data[:start], []byte("\n"))
 	saved := *r.f
-	try := &reader{f: &File{Name: r.f.Name}, each: r.each, record: r.release}
+	try := &reader{f: &File{Name: r.f.Name}, each: r.each}
 	try.readYAML(data[start:], line)
 	for _, x := range try.f.Errors {
 		if x.Type == SyntaxError {
@@ -370,143 +363,113 @@ func (r *reader) yamlInstead(data []byte, end, count int) bool {
 func (r *reader) add(n *yaml.Node, d *decoder) {
 	if r.each != nil {
 		r.each(n, d)
-		d = r.fresh(d)
+		d = d.fresh()
 	}
 	kind, skip, problem := recognise(n)
 	if problem != nil {
-		r.f.Errors = append(r.f.Errors, Finding{File: r.f.Name, Position: Position{n.Line + d.lines, n.Column}, Err: problem})
-		if k, _ := lookup(n, "kind", &[]int{MaxNodes}[0]); k != nil {
-			r.f.Errors[len(r.f.Errors)-1].Position = Position{k.Line + d.lines, k.Column}
+		pos := d.pos(n)
+		budget := MaxNodes
+		if k, _ := lookup(n, "kind", &budget); k != nil {
+			pos = d.pos(k)
 		}
+		r.f.Errors = append(r.f.Errors, Finding{File: r.f.Name, Position: pos, Err: problem})
 		return
 	}
 	if kind == "" {
 		r.f.Skipped = append(r.f.Skipped, Skip{Line: n.Line + d.lines, Reason: skip})
 		return
 	}
-	doc := &Document{File: r.f.Name, Index: r.f.Count - 1, Line: n.Line + d.lines, Kind: kind, root: n, lines: d.lines}
-	if r.release || r.record {
-		// The tree is released once the document is delivered: keep the positions of the
-		// names of instance types, and of every field a workload's checks may report on.
-		d.recordNames()
-		switch kind {
-		case KindDeployment, KindJob, KindSweepJob, KindPipelineJob, KindEndpoint:
-			d.keepAll = true
-		}
+	doc := &Document{File: r.f.Name, Index: r.f.Count - 1, Line: n.Line + d.lines, Kind: kind, at: d.at}
+	d.at.start = d.pos(n) // the document itself, and the place of what is above every recorded path
+	workload := func(k Kind, p *field.Path, n *yaml.Node, w *resolve.Workload, note string, errs field.ErrorList) {
+		doc.Workloads = append(doc.Workloads, Item[*resolve.Workload]{Path: p, Line: n.Line + d.lines, Kind: k, Object: w, Note: note, Errors: errs})
 	}
-	errsFrom := 0 // the first error not yet delivered with a part of the document
-	if r.release {
-		// A list of many items is delivered in parts, each item's subtree released once
-		// its part is, so that memory holds about one part's tree, not the whole list's.
-		from := 0
-		d.root = n
-		d.itemDone = func(seq *yaml.Node, j int) {
-			if j+1-from < partItems {
-				return
-			}
-			part := *doc
-			part.Errors = d.errs[errsFrom:len(d.errs):len(d.errs)]
-			part.pinned, part.typed, part.refused, part.kept = d.pinned, d.typed, d.refused, d.kept
-			if r.fn != nil {
-				r.fn(&part)
-			}
-			doc.InstanceTypes, doc.Nodes = nil, nil
-			errsFrom = len(d.errs)
-			for k := from; k <= j; k++ {
-				seq.Content[k] = nil // its positions are pinned or kept
-			}
-			from = j + 1
-		}
+	instanceType := func(it *instancetype.InstanceType, ip *field.Path, e *yaml.Node, errs field.ErrorList) {
+		doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip, Line: e.Line + d.lines, Kind: KindInstanceType, Object: it, Errors: errs})
 	}
-	top := root(nil)
-	item := func(k Kind, p *field.Path, n *yaml.Node) Item[*resolve.Workload] {
-		return Item[*resolve.Workload]{Path: p, Line: n.Line + d.lines, Kind: k}
+	skipped := func(line int, reason string) {
+		r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
 	}
+	whole := false // the document is one object, whose errors are all the document's
 	switch kind {
 	case KindInstanceType:
-		it := d.instanceType(n, &top, false)
-		doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Line: doc.Line, Kind: kind, Object: it})
+		whole = true
+		doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Line: doc.Line, Kind: kind, Object: d.instanceType(n, false)})
 	case KindInstanceTypeList:
-		d.list(n, &top, func(it *instancetype.InstanceType, ip *field.Path, e *yaml.Node) {
-			doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip, Line: e.Line + d.lines, Kind: KindInstanceType, Object: it})
-		})
+		d.list(n, instanceType)
 	case KindList:
-		d.v1List(n, &top, func(it *instancetype.InstanceType, ip *path, e *yaml.Node) {
-			doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip.build(), Line: e.Line + d.lines, Kind: KindInstanceType, Object: it})
-		}, func(nd fit.Node, ip *path, e *yaml.Node) {
-			doc.Nodes = append(doc.Nodes, Item[fit.Node]{Path: ip.build(), Line: e.Line + d.lines, Kind: KindNode, Object: nd})
-		}, func(line int, reason string) {
-			r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
-		})
+		d.v1List(n, instanceType, func(nd fit.Node, ip *field.Path, e *yaml.Node, errs field.ErrorList) {
+			doc.Nodes = append(doc.Nodes, Item[fit.Node]{Path: ip, Line: e.Line + d.lines, Kind: KindNode, Object: nd, Errors: errs})
+		}, skipped)
 	case KindNode:
-		doc.Nodes = append(doc.Nodes, Item[fit.Node]{Line: doc.Line, Kind: kind, Object: d.node(n, &top)})
+		whole = true
+		doc.Nodes = append(doc.Nodes, Item[fit.Node]{Line: doc.Line, Kind: kind, Object: d.node(n)})
 	case KindDeployment:
-		w := item(kind, nil, n)
-		w.Object = d.deployment(n, &top)
-		doc.Workloads = append(doc.Workloads, w)
+		whole = true
+		workload(kind, nil, n, d.deployment(n), "", nil)
 	case KindJob, KindSweepJob:
-		w := item(kind, nil, n)
-		w.Object = d.job(n, &top)
-		w.Note = legacyNote(w.Object)
-		doc.Workloads = append(doc.Workloads, w)
+		whole = true
+		w := d.job(n)
+		workload(kind, nil, n, w, legacyNote(w), nil)
 	case KindPipelineJob:
-		d.pipeline(n, &top, func(p *field.Path, e *yaml.Node, w *resolve.Workload) {
-			it := item(kind, p, e)
-			it.Object = w
-			it.Note = legacyNote(w)
-			doc.Workloads = append(doc.Workloads, it)
-		}, func(line int, reason string) {
-			r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
-		})
+		d.pipeline(n, func(p *field.Path, e *yaml.Node, w *resolve.Workload, errs field.ErrorList) {
+			workload(kind, p, e, w, legacyNote(w), errs)
+		}, skipped)
 	case KindEndpoint:
-		d.endpoint(n, &top, func(p *field.Path, e *yaml.Node, w *resolve.Workload) {
-			it := item(KindDeployment, p, e)
-			it.Object = w
-			it.Note = "an older form: an online endpoint file with its deployments inline; today each deployment has a file of its own, with $schema kubernetesOnlineDeployment.schema.json"
-			doc.Workloads = append(doc.Workloads, it)
+		d.endpoint(n, func(p *field.Path, e *yaml.Node, w *resolve.Workload, errs field.ErrorList) {
+			workload(KindDeployment, p, e, w, "an older form: an online endpoint file with its deployments inline; today each deployment has a file of its own, with $schema kubernetesOnlineDeployment.schema.json", errs)
 		})
 	}
 	switch {
 	case d.tooDeep != nil:
-		r.problem(Position{d.tooDeep.Line + d.lines, d.tooDeep.Column}, InputLimit, fmt.Sprintf(
+		r.problem(d.pos(d.tooDeep), InputLimit, fmt.Sprintf(
 			"document ignored: nested more than %d levels once aliases are followed", MaxDepth))
 		return
 	case d.overflow:
-		r.problem(Position{n.Line + d.lines, n.Column}, InputLimit, fmt.Sprintf(
+		r.problem(d.pos(n), InputLimit, fmt.Sprintf(
 			"document ignored: more than %d nodes once aliases are expanded", d.limit))
 		return
 	}
 	d.unreported()
-	doc.Errors, doc.pinned, doc.typed, doc.refused, doc.kept = d.errs[errsFrom:], d.pinned, d.typed, d.refused, d.kept
+	doc.Errors = d.errs
+	if whole {
+		for i := range doc.InstanceTypes {
+			doc.InstanceTypes[i].Errors = doc.Errors
+		}
+		for i := range doc.Workloads {
+			doc.Workloads[i].Errors = doc.Errors
+		}
+		for i := range doc.Nodes {
+			doc.Nodes[i].Errors = doc.Errors
+		}
+	}
 	r.deliver(doc)
 }
 
 // legacyNote is the note of a job written in the older form, with compute.instance_type.
 func legacyNote(w *resolve.Workload) string {
-	if len(w.InstanceTypeAt) == 0 {
+	if !w.LegacyCompute {
 		return ""
 	}
 	return "an older form: compute with target and instance_type; today a job names compute: azureml:TARGET and resources.instance_type"
 }
 
 // fresh returns a new decoder like d, for a second walk of its document.
-func (r *reader) fresh(d *decoder) *decoder {
-	e := newDecoder(d.limit)
-	e.json, e.lines, e.refusedNodes, e.refusal = d.json, d.lines, d.refusedNodes, d.refusal
+func (d *decoder) fresh() *decoder {
+	e := newDecoder(d.limit, d.lines)
+	e.json, e.refusedNodes, e.refusal, e.aliases = d.json, d.refusedNodes, d.refusal, d.aliases
 	return e
 }
 
-// deliver hands a decoded document to the caller, or keeps it in the file.
+// deliver hands a decoded document to the caller, and keeps it in the file unless the
+// caller scans.
 func (r *reader) deliver(doc *Document) {
 	if r.fn != nil {
 		r.fn(doc)
 	}
-	if r.release {
-		doc.release()
-		r.f.Checked++
-		return
+	if !r.drop {
+		r.f.Documents = append(r.f.Documents, doc)
 	}
-	r.f.Documents = append(r.f.Documents, doc)
 	r.f.Checked++
 }
 

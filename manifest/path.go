@@ -6,77 +6,92 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// A path is the field path of the node being decoded, built into a *field.Path only when
-// a finding needs it: a field path costs an allocation per segment, and most nodes have no
-// finding. Paths live on the stack of the walk, each pointing to its parent's.
-type path struct {
-	up   *path
-	base *field.Path // of the root: where the object sits in its document
-	name string      // a field name or a map key
-	i    int         // a list index
+// pathStack is the field path of the node being decoded, relative to its document, kept by
+// the decoder and reused for every node (as encoding/json keeps its error context's field
+// stack): entering a field, a map key or a list item appends its segment to the path's text,
+// leaving it truncates the text again. The text is the path as field.Path.String renders it,
+// so that it keys the table of positions directly; a *field.Path is built from the segments
+// only when a finding needs one.
+type pathStack struct {
+	text []byte
+	segs []segment
+}
+
+// segment is one step of a path.
+type segment struct {
 	kind pathKind
+	name string // a field name or a map key
+	i    int    // a list index
+	at   int    // the length of the text before the segment
 }
 
 type pathKind uint8
 
 const (
-	pathRoot pathKind = iota
-	pathField
+	pathField pathKind = iota
 	pathKey
 	pathIndex
 )
 
-// root returns the path of an object at base in its document.
-func root(base *field.Path) path { return path{base: base} }
+// field enters the field name.
+func (s *pathStack) field(name string) { s.push(segment{kind: pathField, name: name}) }
 
-func (p *path) child(name string) path { return path{up: p, name: name, kind: pathField} }
-func (p *path) key(key string) path    { return path{up: p, name: key, kind: pathKey} }
-func (p *path) index(i int) path       { return path{up: p, i: i, kind: pathIndex} }
+// key enters the map key k.
+func (s *pathStack) key(k string) { s.push(segment{kind: pathKey, name: k}) }
 
-// build returns the path as a *field.Path. It allocates.
-func (p *path) build() *field.Path {
-	switch {
-	case p == nil:
-		return nil
-	case p.kind == pathRoot:
-		return p.base
-	case p.kind == pathField:
-		return p.up.build().Child(p.name)
-	case p.kind == pathKey:
-		return p.up.build().Key(p.name)
+// index enters the list item i.
+func (s *pathStack) index(i int) { s.push(segment{kind: pathIndex, i: i}) }
+
+// entry enters the entry key of a mapping: a map key when keyed, else a field.
+func (s *pathStack) entry(key string, keyed bool) {
+	if keyed {
+		s.key(key)
+	} else {
+		s.field(key)
 	}
-	return p.up.build().Index(p.i)
 }
 
-// String returns the path as field.Path.String renders it, building no *field.Path: it
-// allocates the string only.
-func (p *path) String() string {
-	var buf [128]byte
-	return string(p.appendTo(buf[:0]))
-}
-
-// appendTo appends the path, as field.Path.String renders it, to b.
-func (p *path) appendTo(b []byte) []byte {
+// push appends a segment as field.Path.String renders it: ".name" (or "name" first), and
+// "[key]" or "[i]"; a field of no name renders as an empty key, "[]".
+func (s *pathStack) push(g segment) {
+	g.at = len(s.text)
 	switch {
-	case p == nil || p.kind == pathRoot && p.base == nil:
-		return append(b, "<nil>"...)
-	case p.kind == pathRoot:
-		return append(b, p.base.String()...)
-	}
-	// A document's root is no segment: the path then starts at p.
-	parent := p.up.kind != pathRoot || p.up.base != nil
-	if parent {
-		b = p.up.appendTo(b)
-	}
-	switch {
-	case p.kind == pathField && p.name != "":
-		if parent {
-			b = append(b, '.')
+	case g.kind == pathIndex:
+		s.text = append(strconv.AppendInt(append(s.text, '['), int64(g.i), 10), ']')
+	case g.kind == pathField && g.name != "":
+		if len(s.segs) > 0 {
+			s.text = append(s.text, '.')
 		}
-		return append(b, p.name...)
-	case p.kind == pathIndex:
-		return append(strconv.AppendInt(append(b, '['), int64(p.i), 10), ']')
+		s.text = append(s.text, g.name...)
+	default:
+		s.text = append(append(append(s.text, '['), g.name...), ']')
 	}
-	// A key, or a field of no name, which field.Path renders as an empty key.
-	return append(append(append(b, '['), p.name...), ']')
+	s.segs = append(s.segs, g)
 }
+
+// pop leaves the last segment entered.
+func (s *pathStack) pop() {
+	g := s.segs[len(s.segs)-1]
+	s.segs = s.segs[:len(s.segs)-1]
+	s.text = s.text[:g.at]
+}
+
+// build returns the path as a *field.Path: nil for the document itself. It allocates.
+func (s *pathStack) build() *field.Path {
+	var p *field.Path
+	for _, g := range s.segs {
+		switch g.kind {
+		case pathField:
+			p = p.Child(g.name)
+		case pathKey:
+			p = p.Key(g.name)
+		default:
+			p = p.Index(g.i)
+		}
+	}
+	return p
+}
+
+// String returns the path's text, as field.Path.String renders the built path ("" for the
+// document itself, where field.Path renders a nil path "<nil>").
+func (s *pathStack) String() string { return string(s.text) }

@@ -7,37 +7,44 @@ import (
 	"pgregory.net/rapid"
 )
 
-// A path renders as the *field.Path it builds renders, for any chain of fields, keys and
-// indexes (empty names included) below a document's root or below an object's base.
-func TestPathStringAsFieldPath(t *testing.T) {
+// A path stack's text is the text of the *field.Path it builds, for any chain of fields,
+// keys and indexes (empty names included), entered and left in any order: the table of
+// positions is keyed by the text, and findings carry the built path's text.
+func TestPathStackAsFieldPath(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var base *field.Path
-		if rapid.Bool().Draw(t, "based") {
-			base = field.NewPath("items").Index(rapid.IntRange(0, 20).Draw(t, "item"))
-		}
-		p := root(base)
-		paths := []path{p}
-		for i := range rapid.IntRange(0, 6).Draw(t, "depth") {
-			up := &paths[len(paths)-1]
-			name := rapid.SampledFrom([]string{"", "spec", "a.b", "nvidia.com/gpu", "[x]"}).Draw(t, "name")
-			var next path
-			switch rapid.IntRange(0, 2).Draw(t, "kind") {
-			case 0:
-				next = up.child(name)
-			case 1:
-				next = up.key(name)
-			default:
-				next = up.index(i)
+		var s pathStack
+		var want *field.Path // built alongside, the way a validator builds paths
+		var stack []*field.Path
+		for range rapid.IntRange(0, 12).Draw(t, "steps") {
+			if len(stack) > 0 && rapid.IntRange(0, 3).Draw(t, "pop") == 0 {
+				s.pop()
+				want, stack = stack[len(stack)-1], stack[:len(stack)-1]
+			} else {
+				stack = append(stack, want)
+				name := rapid.SampledFrom([]string{"", "spec", "a.b", "nvidia.com/gpu", "[x]", "items"}).Draw(t, "name")
+				switch rapid.IntRange(0, 2).Draw(t, "kind") {
+				case 0:
+					s.field(name)
+					want = want.Child(name)
+				case 1:
+					s.key(name)
+					want = want.Key(name)
+				default:
+					i := rapid.IntRange(0, 20).Draw(t, "index")
+					s.index(i)
+					want = want.Index(i)
+				}
 			}
-			paths = append(paths, next)
-			// Re-point the chain: paths may have moved when the slice grew.
-			for j := 1; j < len(paths); j++ {
-				paths[j].up = &paths[j-1]
+			wantText := want.String()
+			if want == nil {
+				wantText = ""
 			}
-		}
-		last := &paths[len(paths)-1]
-		if got, want := last.String(), last.build().String(); got != want {
-			t.Fatalf("String() = %q; build().String() = %q", got, want)
+			if got := s.String(); got != wantText {
+				t.Fatalf("text %q; the field.Path renders %q", got, wantText)
+			}
+			if got := s.build().String(); got != want.String() {
+				t.Fatalf("build() = %q; want %q", got, want.String())
+			}
 		}
 	})
 }

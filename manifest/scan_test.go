@@ -152,9 +152,9 @@ func TestScanReleasesTrees(t *testing.T) {
 			}
 		}
 		for j, w := range pd.Workloads {
-			_, errs := validate.Resolve(catalog, w.Object, w.Path, validate.Options{NodeSelector: map[string]string{"pool": "other"}})
+			_, errs := validate.Placement(catalog, w.Object, w.Path, validate.Options{NodeSelector: map[string]string{"pool": "other"}})
 			sw := sd.Workloads[j]
-			_, serrs := validate.Resolve(catalog, sw.Object, sw.Path, validate.Options{NodeSelector: map[string]string{"pool": "other"}})
+			_, serrs := validate.Placement(catalog, sw.Object, sw.Path, validate.Options{NodeSelector: map[string]string{"pool": "other"}})
 			checked += len(errs)
 			if got, want := messages(sd.Locate(serrs)), messages(pd.Locate(errs)); got != want {
 				t.Errorf("document %d workload %s: after Scan:%s\nwith Parse:%s", i, w.Path, got, want)
@@ -202,17 +202,20 @@ func TestScanNearestRecordedParent(t *testing.T) {
 	}{
 		{manifest.KindInstanceType, "metadata.name", manifest.Position{Line: 4, Column: 3}},
 		{manifest.KindInstanceType, "metadata.name.deeper", manifest.Position{Line: 4, Column: 3}},
-		{manifest.KindInstanceType, "spec.nodeSelector[pool]", manifest.Position{Line: 1, Column: 1}}, // only names are recorded
+		{manifest.KindInstanceType, "spec.nodeSelector[pool]", manifest.Position{Line: 6, Column: 18}},
+		{manifest.KindInstanceType, "spec.nodeSelector[pool].x", manifest.Position{Line: 6, Column: 18}},
+		{manifest.KindInstanceType, "spec.nodeSelector[rack]", manifest.Position{Line: 6, Column: 3}}, // missing: the selector
 		{manifest.KindInstanceType, "", manifest.Position{Line: 1, Column: 1}},
 		{manifest.KindInstanceTypeList, "items[1].metadata.name", manifest.Position{Line: 24, Column: 5}},
-		{manifest.KindInstanceTypeList, "items[1].spec", manifest.Position{Line: 14, Column: 1}},
+		{manifest.KindInstanceTypeList, "items[1].spec", manifest.Position{Line: 25, Column: 3}},
+		{manifest.KindInstanceTypeList, "items[2]", manifest.Position{Line: 16, Column: 1}}, // no such item: the list
 		{manifest.KindDeployment, "resources.requests[cpu]", manifest.Position{Line: 38, Column: 5}},
 		{manifest.KindDeployment, "resources.requests[nvidia.com/gpu]", manifest.Position{Line: 37, Column: 3}},
 		{manifest.KindDeployment, "resources.limits[memory]", manifest.Position{Line: 40, Column: 3}},
 		{manifest.KindDeployment, "resources.limits[nvidia.com/gpu]", manifest.Position{Line: 42, Column: 5}},
 		{manifest.KindDeployment, "resources.limits[nvidia.com/gpu].x", manifest.Position{Line: 42, Column: 5}},
 		{manifest.KindDeployment, "model.type", manifest.Position{Line: 33, Column: 3}},
-		{manifest.KindDeployment, "environment.image", manifest.Position{Line: 29, Column: 1}}, // no check reports there
+		{manifest.KindDeployment, "environment.image", manifest.Position{Line: 43, Column: 1}}, // only checked: its section
 		{manifest.KindJob, "resources.instance_type", manifest.Position{Line: 49, Column: 3}},
 		{manifest.KindJob, "resources.shm_size", manifest.Position{Line: 48, Column: 1}},
 		{manifest.KindPipelineJob, "jobs.prep.resources.instance_type", manifest.Position{Line: 56, Column: 7}},

@@ -49,6 +49,7 @@ const (
 // written once, without following aliases.
 type retyper struct {
 	nodes   int                   // nodes written
+	aliases int                   // alias nodes written
 	tooLong *yaml.Node            // the first scalar longer than MaxScalarSize
 	refused map[*yaml.Node]string // scalars kubectl refuses, and why
 	open    map[*yaml.Node]bool   // anchored nodes being walked, to find aliases into themselves
@@ -65,6 +66,7 @@ func (r *retyper) walk(n *yaml.Node) {
 		}
 		r.scalar(n)
 	case yaml.AliasNode:
+		r.aliases++
 		if r.open[n.Alias] {
 			r.refuse(n, "an alias to a node that contains it (anchor "+strconv.Quote(n.Value)+"): it has no end")
 		}

@@ -38,13 +38,16 @@ type Placement struct {
 	completed bool // typ completes own: own is the deployment's, typ the instance type's
 }
 
-// NodeSelector returns the effective node selector, a new map: the union of the
-// extension's selector and the instance type's (only the extension's when they conflict or
-// the type is unknown). It is nil when both are empty: any node.
+// NodeSelector returns the effective node selector, a new map the caller may change: the
+// union of the extension's selector and the instance type's (only the extension's when they
+// conflict or the type is unknown). It is empty, not nil, when both are empty: any node.
 func (p Placement) NodeSelector() map[string]string {
 	m, err := selector.Merge(p.ext, p.sel)
 	if err != nil { // p.sel is nil on conflict; cannot happen, but never panic
 		m, _ = selector.Merge(p.ext, nil)
+	}
+	if m == nil {
+		m = map[string]string{}
 	}
 	return m
 }

@@ -550,6 +550,23 @@ func TestPlacementHandsOutCopies(t *testing.T) {
 	}
 }
 
+// With no selector anywhere (the built-in default, no extension selector), the placement's
+// node selector is still a map the caller may write to, as for a pod it builds.
+func TestEmptyNodeSelectorIsWritable(t *testing.T) {
+	p, errs := Resolve(nil, &Workload{Kind: Deployment}, nil, Options{})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	m := p.NodeSelector()
+	if m == nil || len(m) != 0 {
+		t.Fatalf("NodeSelector() = %#v; want an empty map", m)
+	}
+	m["added"] = "by the caller" // must not panic
+	if len(p.NodeSelector()) != 0 {
+		t.Errorf("writing NodeSelector() changed the placement: %v", p.NodeSelector())
+	}
+}
+
 // TestResolveErrorsStayShort feeds Resolve and Store.Resolve megabytes of text in every
 // place an error can repeat it: the errors must stay short.
 func TestResolveErrorsStayShort(t *testing.T) {

@@ -35,19 +35,19 @@ type Workload struct {
 	// MLflow reports an MLflow model deployment (model.type: mlflow_model), which needs
 	// requests of at least 2 cpu and 4G of memory.
 	MLflow bool
-	// InstanceTypeAt is the path, below the workload's root, of the field that names its
-	// instance type when it is not where its kind puts it, such as compute.instance_type in
-	// the older form of a job. Nil means the usual place.
-	InstanceTypeAt []string
+	// LegacyCompute reports a job that names its instance type in compute.instance_type,
+	// the older form of the AML-Kubernetes job (compute: {target, instance_type}), rather
+	// than in resources.instance_type.
+	LegacyCompute bool
 }
 
 // InstanceTypePath returns the path, below root, of the field in which the workload names
-// its instance type: instance_type for a deployment, resources.instance_type for a job,
-// or InstanceTypeAt when set.
+// its instance type: instance_type for a deployment, resources.instance_type for a job, or
+// compute.instance_type for a job in the older form (LegacyCompute).
 func (w *Workload) InstanceTypePath(root *field.Path) *field.Path {
 	switch {
-	case len(w.InstanceTypeAt) > 0:
-		return root.Child(w.InstanceTypeAt[0], w.InstanceTypeAt[1:]...)
+	case w.Kind == Job && w.LegacyCompute:
+		return root.Child("compute", "instance_type")
 	case w.Kind == Job:
 		return root.Child("resources", "instance_type")
 	}

@@ -25,7 +25,6 @@ var (
 	}
 	allocExtension = map[string]string{"kubernetes.io/os": "linux", "pool": "ml"}
 	allocType      = map[string]string{"node.kubernetes.io/instance-type": "Standard_NC6s_v3", "gpu": ""}
-	allocEmpty     = map[string]string{}
 )
 
 func assertNoAllocs(t *testing.T, name string, f func()) {

@@ -11,10 +11,7 @@ import (
 )
 
 // Package-level sinks keep the compiler from optimising the calls away.
-var (
-	sinkErrs  field.ErrorList
-	sinkLists []field.ErrorList
-)
+var sinkErrs field.ErrorList
 
 // seedType is the instance type of the source document (my_instance_type.yaml), with a
 // nodeSelector and a GPU.

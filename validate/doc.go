@@ -48,7 +48,7 @@
 // # Deployments and jobs
 //
 // [Workload] checks a deployment or a job against a catalog of instance types
-// (resolve.Catalog); [Resolve] does the same and returns the placement too, so that a
+// (resolve.Catalog); [Placement] does the same and returns the placement too, so that a
 // caller who needs both resolves once. Paths are below the document's root:
 //
 //	rule  what                                          error type    path

@@ -1,8 +1,6 @@
 package validate
 
 import (
-	"strings"
-
 	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
@@ -12,6 +10,3 @@ import (
 // message. Field paths are never cut: they must still lead to the offending line. Package
 // resolve cuts its messages the same way.
 const MaxValueLen = clip.MaxLen
-
-// join joins the messages apimachinery's validation functions return.
-func join(msgs []string) string { return strings.Join(msgs, "; ") }

@@ -15,18 +15,19 @@ import (
 
 // Workload validates a deployment or a job against the catalog c of instance types (nil
 // for the built-in default alone) and returns every finding, sorted by field. fldPath is
-// the root of the workload in its document (nil for a whole document). It is [Resolve]
+// the root of the workload in its document (nil for a whole document). It is [Placement]
 // without the placement.
 //
 // A valid workload yields nil without allocating.
 func Workload(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts Options) field.ErrorList {
-	_, errs := Resolve(c, w, fldPath, opts)
+	_, errs := Placement(c, w, fldPath, opts)
 	return errs
 }
 
-// Resolve resolves the workload w in the catalog c, as resolve.Resolve does, and validates
-// it: it returns the placement and every finding, sorted by field, so that a caller who
-// needs both resolves once. fldPath is the root of the workload in its document (nil for a
+// Placement returns the placement of the workload w in the catalog c and every finding
+// about the workload, sorted by field: it resolves w as resolve.Resolve does (whose errors
+// are those of resolution alone) and validates it, so that a caller who needs both
+// resolves once. fldPath is the root of the workload in its document (nil for a
 // whole document).
 //
 // For a deployment it checks its own resources section, when it has one (R8); for any
@@ -39,7 +40,7 @@ func Workload(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts
 // package documentation lists the rules.
 //
 // A valid workload yields nil errors without allocating.
-func Resolve(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts Options) (resolve.Placement, field.ErrorList) {
+func Placement(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts Options) (resolve.Placement, field.ErrorList) {
 	if w == nil {
 		return resolve.Placement{}, field.ErrorList{field.Required(fldPath, "a deployment or job is required")}
 	}

@@ -42,8 +42,6 @@ func gpuDeployment() *resolve.Workload {
 }
 
 // Changes to a deployment.
-func wSet(f func(w *resolve.Workload)) func(*resolve.Workload) { return f }
-
 func wLimit(name, value string) func(*resolve.Workload) {
 	return func(w *resolve.Workload) { w.Resources.Limits[instancetype.ResourceName(name)] = amount(value) }
 }
@@ -246,7 +244,7 @@ func TestWorkloadAgreesWithResolve(t *testing.T) {
 	for _, tc := range workloadTests {
 		w := gpuDeployment()
 		tc.change(w)
-		vp, verrs := validate.Resolve(testCatalog, w, nil, tc.opts)
+		vp, verrs := validate.Placement(testCatalog, w, nil, tc.opts)
 		rp, rerrs := resolve.Resolve(testCatalog, w, nil, resolve.Options{NodeSelector: tc.opts.NodeSelector})
 		got := map[finding]bool{}
 		for _, f := range findings(verrs) {
@@ -259,7 +257,7 @@ func TestWorkloadAgreesWithResolve(t *testing.T) {
 		}
 		if vp.InstanceType != rp.InstanceType || listString(vp.Limits()) != listString(rp.Limits()) ||
 			listString(vp.Requests()) != listString(rp.Requests()) || fmt.Sprint(vp.NodeSelector()) != fmt.Sprint(rp.NodeSelector()) {
-			t.Errorf("%s: validate.Resolve and resolve.Resolve give different placements", tc.name)
+			t.Errorf("%s: validate.Placement and resolve.Resolve give different placements", tc.name)
 		}
 	}
 }

@@ -108,8 +108,8 @@ func (w writer) json(r *lint.Report) error {
 				Resources: jsonResources{Requests: canonical(p.Requests()), Limits: canonical(p.Limits())},
 				Resolved:  p.Resolved,
 			})
-			if r.Nodes > 0 && p.Fits >= 0 {
-				n := p.Fits
+			if r.Nodes > 0 && p.Fit != nil {
+				n := p.Fit.Fits
 				ps[len(ps)-1].Fits = &n
 			}
 		}
@@ -298,8 +298,8 @@ func (w writer) placementTable(r *lint.Report) error {
 		fits := ""
 		if r.Nodes > 0 {
 			fits = "\t-"
-			if p.Fits >= 0 {
-				fits = "\t" + strconv.Itoa(p.Fits) + "/" + strconv.Itoa(r.Nodes)
+			if p.Fit != nil {
+				fits = "\t" + strconv.Itoa(p.Fit.Fits) + "/" + strconv.Itoa(r.Nodes)
 			}
 		}
 		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n",
