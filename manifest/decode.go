@@ -51,15 +51,16 @@ type decoder struct {
 	lastRefused *yaml.Node
 	lastRefusal *field.Error
 	refusal     bool
+	refusals    int // values refused so far, for a decoder to tell whether it refused one
 	// collision is set when two keys of one mapping that kubectl reads as different
 	// values (1 and "1") make the same JSON key, of which kubectl keeps one at random.
 	collision bool
 }
 
-// newDecoder returns a decoder of the document whose root is n, on the given line offset,
-// with a budget of nodes.
-func newDecoder(budget, lines int) *decoder {
-	return &decoder{limit: budget, budget: budget, lines: lines, at: newPositions(Position{Line: lines + 1, Column: 1})}
+// newDecoder returns a decoder of a document of the given number of nodes (as written),
+// on the given line offset, with a budget of nodes.
+func newDecoder(nodes, budget, lines int) *decoder {
+	return &decoder{limit: budget, budget: budget, lines: lines, at: newPositions(min(nodes, MaxNodes)/2 + 1)}
 }
 
 // cycleNode stands for a node the walk cannot enter, an alias into itself: it reads as
@@ -207,15 +208,13 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// add adds a finding at its path, placed where the table places that path now. One about
-// the document itself (its own keys) is at the empty path, where a nil *field.Path would
-// print "<nil>".
+// add adds a finding placed at its path. One about the document itself (its own keys) is
+// at the empty path, where a nil *field.Path would print "<nil>".
 func (d *decoder) add(e *field.Error) {
 	if e.Field == "<nil>" {
 		e.Field = ""
 	}
-	pos, _ := d.at.lookup(e.Field)
-	d.at.addOwn(e, pos, "")
+	d.at.addOwn(e, Position{}, "")
 	d.errs = append(d.errs, e)
 }
 
@@ -235,10 +234,10 @@ func (d *decoder) addTyped(n *yaml.Node, e *field.Error, t FindingType) {
 func (d *decoder) since(from int) field.ErrorList { return d.errs[from:len(d.errs):len(d.errs)] }
 
 // refused records that the value at the current path was refused.
-func (d *decoder) refused() { d.at.refuse(d.path.text) }
-
-// isRefused reports whether the value at the current path was refused.
-func (d *decoder) isRefused() bool { return d.at.byPath[hashPath(d.path.text)].refused }
+func (d *decoder) refused() {
+	d.refusals++
+	d.at.refuse(d.path.text)
+}
 
 // isNull reports a node that means "no value": null, ~, or nothing at all.
 func isNull(n *yaml.Node) bool {
@@ -409,24 +408,8 @@ const smallMapping = 16
 // n.Content itself.
 func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 	c := n.Content
-	if len(c) <= 2*smallMapping {
-		plain := true
-	scan:
-		for i := 0; i+1 < len(c); i += 2 {
-			if c[i].Kind != yaml.ScalarNode || c[i].Tag != tagStr {
-				plain = false
-				break
-			}
-			for j := 0; j < i; j += 2 {
-				if c[j].Value == c[i].Value {
-					plain = false
-					break scan
-				}
-			}
-		}
-		if plain {
-			return c
-		}
+	if plainMapping(c) {
+		return c
 	}
 	var m merged
 	first := make(map[string]*yaml.Node) // the first explicit key of each name
@@ -496,6 +479,35 @@ func (d *decoder) once(k *yaml.Node) bool {
 		d.keyReported = make(map[*yaml.Node]bool)
 	}
 	d.keyReported[k] = true
+	return true
+}
+
+// plainMapping reports whether the content c of a mapping has only string keys (no merge
+// key, nothing kubectl would make a string of), none of them twice: the common mapping,
+// which pairs returns as it is.
+func plainMapping(c []*yaml.Node) bool {
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i].Kind != yaml.ScalarNode || c[i].Tag != tagStr {
+			return false
+		}
+	}
+	if len(c) <= 2*smallMapping {
+		for i := 2; i+1 < len(c); i += 2 {
+			for j := 0; j < i; j += 2 {
+				if c[j].Value == c[i].Value {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	seen := make(map[string]struct{}, len(c)/2)
+	for i := 0; i+1 < len(c); i += 2 {
+		if _, dup := seen[c[i].Value]; dup {
+			return false
+		}
+		seen[c[i].Value] = struct{}{}
+	}
 	return true
 }
 
@@ -654,7 +666,7 @@ func lookup(n *yaml.Node, key string, budget *int) (k, v *yaml.Node) {
 		*budget -= len(c) / 2
 		return k, deref(v)
 	}
-	d := &decoder{limit: *budget, budget: *budget, quiet: 1, at: newPositions(Position{})}
+	d := &decoder{limit: *budget, budget: *budget, quiet: 1, at: newPositions(0)}
 	c = d.pairs(n, false)
 	for i := 0; i+1 < len(c); i += 2 {
 		if s, ok := d.keyOf(c[i]); ok && s == key {

@@ -169,8 +169,8 @@ func (d *Document) Position(path string) Position {
 func (d *Document) Locate(errs field.ErrorList) []Finding {
 	out := make([]Finding, 0, len(errs))
 	for _, e := range errs {
-		if own, ok := d.at.own[e]; ok {
-			out = append(out, Finding{File: d.File, Position: own.pos, Err: e, Type: own.typ})
+		if pos, typ, ok := d.at.place(e); ok {
+			out = append(out, Finding{File: d.File, Position: pos, Err: e, Type: typ})
 			continue
 		}
 		pos, refused := d.at.lookup(e.Field)

@@ -118,6 +118,7 @@ func (d *decoder) nodeStatus(n *yaml.Node, nd *fit.Node) bool {
 			return
 		}
 		d.walk(v, true, func(name string, _, v *yaml.Node) {
+			before := d.refusals
 			a := d.amount(v)
 			q, err := a.Quantity()
 			switch {
@@ -126,7 +127,7 @@ func (d *decoder) nodeStatus(n *yaml.Node, nd *fit.Node) bool {
 					nd.Allocatable = make(map[instancetype.ResourceName]quantity.Quantity)
 				}
 				nd.Allocatable[instancetype.ResourceName(name)] = q
-			case a.IsSet() && !d.isRefused():
+			case a.IsSet() && d.refusals == before:
 				d.add(field.Invalid(d.path.build(), clip.String(a.String()), "not a quantity: "+quantityProblem(err)))
 			}
 		})

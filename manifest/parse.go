@@ -263,7 +263,7 @@ func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
 			"document ignored: a scalar of %d bytes, more than %d", len(t.tooLong.Value), MaxScalarSize))
 		return n, nil, &x
 	}
-	d := newDecoder(min(MaxNodes, MaxAliasGrowth*t.nodes+65536), lines)
+	d := newDecoder(t.nodes, min(MaxNodes, MaxAliasGrowth*t.nodes+65536), lines)
 	d.refusedNodes, d.refusal, d.aliases = t.refused, len(t.refused) > 0, t.aliases > 0
 	return n, d, nil
 }
@@ -308,7 +308,7 @@ func (r *reader) readJSON(data []byte) {
 		}
 		end = j.off
 		r.f.Count++
-		d := newDecoder(min(MaxNodes, MaxAliasGrowth*j.nodes+65536), 0)
+		d := newDecoder(j.nodes, min(MaxNodes, MaxAliasGrowth*j.nodes+65536), 0)
 		d.json = true
 		j.nodes = 0
 		r.add(v, d)
@@ -456,7 +456,7 @@ func legacyNote(w *resolve.Workload) string {
 
 // fresh returns a new decoder like d, for a second walk of its document.
 func (d *decoder) fresh() *decoder {
-	e := newDecoder(d.limit, d.lines)
+	e := newDecoder(cap(d.at.entries)*2, d.limit, d.lines)
 	e.json, e.refusedNodes, e.refusal, e.aliases = d.json, d.refusedNodes, d.refusal, d.aliases
 	return e
 }

@@ -1,7 +1,9 @@
 package manifest
 
 import (
+	"cmp"
 	"hash/maphash"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -11,28 +13,33 @@ import (
 //
 //   - for the path of each field, map entry and list item the decoder decodes, the position
 //     of its key (of the item, for a list item), and whether decoding refused its value;
-//   - for each finding the decoder made itself, its position and type.
+//   - for each finding the decoder made itself, its position (or that it is placed at its
+//     path) and its type.
 //
 // Paths are keyed by a seeded hash of their text (as field.Path.String renders them), so
 // that the table holds no strings and a lookup builds none: the decoder hashes the text of
-// its path stack; a question hashes the text it is asked about, every prefix that ends a
-// segment in one pass, to find the nearest recorded parent of a path that leads nowhere.
-// Its cost is that of the path's text, whatever the size of the document.
+// its path stack as it records; a question hashes the text it is asked about, every prefix
+// that ends a segment in one pass, to find the nearest recorded parent of a path that leads
+// nowhere. Recording appends to a list, in the order of decoding, which is sorted by hash
+// once, when the first question comes (after the document is decoded); a question is then a
+// binary search per prefix. Its cost is that of the path's text, whatever the size of the
+// document.
 type positions struct {
-	byPath map[uint64]place
-	own    map[*field.Error]ownFinding
-	start  Position // the document's first line, for a path nothing recorded is above
+	entries []entry // as recorded; sorted by hash once indexed
+	indexed bool
+	own     map[*field.Error]ownFinding
+	start   Position // the document's first line, for a path nothing recorded is above
 }
 
-// place is what is recorded of one path.
-type place struct {
-	line, column int32
-	refused      bool // decoding refused the value there (a value of the wrong type)
-	set          bool // line and column are set (a refusal may be recorded first)
+// entry is one record of a path: its position, or that its value was refused.
+type entry struct {
+	hash         uint64
+	line, column int32 // 0 for a refusal
+	refused      bool
 }
 
 // ownFinding is where a finding of the decoder's own is, and its type ("" for a finding
-// about a field's value).
+// about a field's value). A finding with no position is placed at its path.
 type ownFinding struct {
 	pos Position
 	typ FindingType
@@ -44,29 +51,23 @@ var pathSeed = maphash.MakeSeed()
 
 func hashPath(text []byte) uint64 { return maphash.Bytes(pathSeed, text) }
 
-func newPositions(start Position) *positions {
-	return &positions{byPath: make(map[uint64]place), start: start}
+// newPositions returns a table for about n records.
+func newPositions(n int) *positions {
+	return &positions{entries: make([]entry, 0, n)}
 }
 
-// set records pos as the position of the path whose text is given, unless one is recorded.
+// set records pos as the position of the path whose text is given.
 func (t *positions) set(text []byte, pos Position) {
-	h := hashPath(text)
-	p := t.byPath[h]
-	if !p.set {
-		p.line, p.column, p.set = int32(pos.Line), int32(pos.Column), true
-		t.byPath[h] = p
-	}
+	t.entries = append(t.entries, entry{hash: hashPath(text), line: int32(pos.Line), column: int32(pos.Column)})
 }
 
 // refuse records that decoding refused the value of the path whose text is given.
 func (t *positions) refuse(text []byte) {
-	h := hashPath(text)
-	p := t.byPath[h]
-	p.refused = true
-	t.byPath[h] = p
+	t.entries = append(t.entries, entry{hash: hashPath(text), refused: true})
 }
 
-// addOwn records a finding of the decoder's own, at pos.
+// addOwn records a finding of the decoder's own, at pos (or, with the zero pos, at its
+// path).
 func (t *positions) addOwn(e *field.Error, pos Position, typ FindingType) {
 	if t.own == nil {
 		t.own = make(map[*field.Error]ownFinding)
@@ -74,10 +75,46 @@ func (t *positions) addOwn(e *field.Error, pos Position, typ FindingType) {
 	t.own[e] = ownFinding{pos, typ}
 }
 
+// index sorts the entries by hash, and merges those of one path: refused if any record
+// refuses it, at the first position in the file recorded for it. (Two keys can make one
+// path's text, "a.b" and b inside a, as they make one field.Path text.)
+func (t *positions) index() {
+	t.indexed = true
+	if len(t.entries) == 0 {
+		return
+	}
+	slices.SortFunc(t.entries, func(a, b entry) int { return cmp.Compare(a.hash, b.hash) })
+	out := t.entries[:1]
+	for _, e := range t.entries[1:] {
+		last := &out[len(out)-1]
+		if e.hash != last.hash {
+			out = append(out, e)
+			continue
+		}
+		if e.line != 0 && (last.line == 0 || e.line < last.line || e.line == last.line && e.column < last.column) {
+			last.line, last.column = e.line, e.column
+		}
+		last.refused = last.refused || e.refused
+	}
+	t.entries = slices.Clip(out)
+}
+
+// find returns the entry of the path whose hash is h.
+func (t *positions) find(h uint64) (entry, bool) {
+	i, ok := slices.BinarySearchFunc(t.entries, h, func(e entry, h uint64) int { return cmp.Compare(e.hash, h) })
+	if !ok {
+		return entry{}, false
+	}
+	return t.entries[i], true
+}
+
 // lookup answers for path: the position of the longest recorded path that is path or a
 // parent of it (one that ends where a segment of path ends: before a "." or a "["), or
 // the document's start; and whether path or a parent of it was refused.
 func (t *positions) lookup(path string) (pos Position, refused bool) {
+	if !t.indexed {
+		t.index()
+	}
 	pos = t.start
 	if path == "<nil>" { // a nil *field.Path: the document itself
 		path = ""
@@ -91,12 +128,24 @@ func (t *positions) lookup(path string) (pos Position, refused bool) {
 		}
 		h.WriteString(path[from:i])
 		from = i
-		if p, ok := t.byPath[h.Sum64()]; ok {
-			if p.set {
-				pos = Position{Line: int(p.line), Column: int(p.column)}
+		if e, ok := t.find(h.Sum64()); ok {
+			if e.line != 0 {
+				pos = Position{Line: int(e.line), Column: int(e.column)}
 			}
-			refused = refused || p.refused
+			refused = refused || e.refused
 		}
 	}
 	return pos, refused
+}
+
+// place returns the position of a finding of the decoder's own, and its type.
+func (t *positions) place(e *field.Error) (Position, FindingType, bool) {
+	own, ok := t.own[e]
+	if !ok {
+		return Position{}, "", false
+	}
+	if own.pos.Line == 0 {
+		own.pos, _ = t.lookup(e.Field)
+	}
+	return own.pos, own.typ, true
 }

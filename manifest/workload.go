@@ -109,8 +109,9 @@ func (d *decoder) instanceTypeField(k, v *yaml.Node) namedType {
 	if isNull(v) {
 		return namedType{}
 	}
+	before := d.refusals
 	name := d.str(v, false)
-	return namedType{set: true, refused: d.isRefused(), name: name, key: k, path: d.path.build()}
+	return namedType{set: true, refused: d.refusals > before, name: name, key: k, path: d.path.build()}
 }
 
 // jobResources reads a job's resources: instance_type, and the other settings of a job's

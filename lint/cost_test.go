@@ -1,0 +1,74 @@
+package lint_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/amlarc-go/instancetypes/internal/cputime"
+	"github.com/amlarc-go/instancetypes/lint"
+)
+
+// manyInvalidKeys is an InstanceType whose node selector has n keys that are no label keys:
+// n findings in one mapping.
+func manyInvalidKeys(n int) []byte {
+	var b strings.Builder
+	b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata:\n  name: many\nspec:\n  nodeSelector:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    'bad key %d': v\n", i)
+	}
+	b.WriteString("  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: {cpu: 1, memory: 1Gi}\n")
+	return []byte(b.String())
+}
+
+// lintKeys runs lint on manyInvalidKeys(n), every finding kept, and checks that each key
+// has its finding, on its line.
+func lintKeys(t testing.TB, n int) {
+	r, err := lint.Run([]lint.Input{lint.Bytes("keys.yaml", manyInvalidKeys(n))}, lint.Options{MaxFindings: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != n {
+		t.Fatalf("%d findings; want one for each of the %d keys", len(r.Findings), n)
+	}
+	for i, f := range r.Findings {
+		if want := fmt.Sprintf("spec.nodeSelector[bad key %d]", i); f.Err.Field != want || f.Line != 7+i {
+			t.Fatalf("finding %d at %s, line %d; want %s, line %d", i, f.Err.Field, f.Line, want, 7+i)
+		}
+	}
+}
+
+// Every finding of a mapping is placed at its key: 3,000 of them, correctly.
+func TestManyFindingsInOneMapping(t *testing.T) { lintKeys(t, 3000) }
+
+// The cost of a mapping's findings is linear in their number: placing each is a lookup in
+// the document's table of positions, not a scan of the mapping. 30,000 invalid keys take at
+// most 12 times the processor time of 3,000 (where a scan per finding takes 100 times).
+// Processor time of the calling thread, within one run, so that a busy machine cannot fail
+// it; behind INSTANCETYPES_SLOW_TESTS.
+func TestManyFindingsInOneMappingLinear(t *testing.T) {
+	if os.Getenv("INSTANCETYPES_SLOW_TESTS") == "" {
+		t.Skip("slow: set INSTANCETYPES_SLOW_TESTS=1 to run (.ci/run does)")
+	}
+	lintKeys(t, 300) // warm up
+	small := cputime.Of(func() { lintKeys(t, 3000) })
+	large := cputime.Of(func() { lintKeys(t, 30000) })
+	t.Logf("processor time of lint.Run: 3,000 invalid keys %v, 30,000 %v (%.1f×)", small, large, float64(large)/float64(small))
+	if large > 12*small {
+		t.Errorf("30,000 invalid keys took %v, 3,000 %v: more than 12 times; want a cost linear in the findings", large, small)
+	}
+}
+
+// BenchmarkManyFindingsInOneMapping measures lint.Run on one mapping with many findings,
+// for the ratio of 30,000 to 3,000 in scripts/bench.sh.
+func BenchmarkManyFindingsInOneMapping(b *testing.B) {
+	for _, n := range []int{3000, 30000} {
+		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				lintKeys(b, n)
+			}
+		})
+	}
+}
