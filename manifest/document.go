@@ -124,6 +124,9 @@ type Document struct {
 	Errors field.ErrorList
 
 	at *positions // the table of positions its decoding filled
+	// refusal reports a document kubectl refuses (a value it cannot send or read), which
+	// must have a finding.
+	refusal bool
 }
 
 // Position is a place in a file. Lines and columns count from 1; a column counts

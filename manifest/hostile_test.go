@@ -97,7 +97,9 @@ func TestHostileInput(t *testing.T) {
 		{"1 MB implicit label key", header + "spec:\n  nodeSelector:\n    " + strings.Repeat("k", 1<<20) + ": v\n", manifest.SyntaxError, "mapping values are not allowed in this context", 0},
 		{"1 MB explicit label key", header + "spec:\n  nodeSelector:\n    ? " + strings.Repeat("k", 1<<20) + "\n    : v\n", manifest.InputLimit, "a scalar of 1048576 bytes", 0},
 		{"1 MB quoted label value", header + "spec:\n  nodeSelector:\n    k: \"" + strings.Repeat("v", 1<<20) + "\"\n", manifest.InputLimit, "a scalar of 1048576 bytes", 0},
-		{"1 MB JSON string", `{"kind": "InstanceType", "metadata": {"name": "` + strings.Repeat("v", 1<<20) + `"}}`, "", "", 1},
+		{"1 MB JSON string", `{"kind": "InstanceType", "metadata": {"name": "` + strings.Repeat("v", 1<<20) + `"}}`, manifest.InputLimit, "document ignored: a value of 1048576 bytes, more than 65536", 0},
+		{"1 MB JSON number", `{"kind": "InstanceType", "spec": {"resources": {"limits": {"cpu": 1` + strings.Repeat("0", 1<<20) + `}}}}`, manifest.InputLimit, "document ignored: a value of 1048577 bytes", 0},
+		{"1 MB JSON key", `{"kind": "InstanceType", "` + strings.Repeat("k", 1<<20) + `": 1}`, manifest.InputLimit, "document ignored: a value of 1048576 bytes", 0},
 		{"file over the size limit", strings.Repeat("#", manifest.MaxFileSize+1), manifest.InputLimit, "file too large: more than 67108864 bytes", 0},
 		{"a document of more nodes than MaxNodes", header + "spec: [" + strings.Repeat("1,", manifest.MaxNodes/2) + "]\n", manifest.InputLimit, "document too large: about", 0},
 		// kubectl reads the file as YAML when its first JSON value fails: then it is the YAML

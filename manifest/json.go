@@ -30,6 +30,12 @@ type jsonReader struct {
 	colOff, col int
 	nodes       int // nodes made
 	limit       int // the most nodes one value may have
+	// refused are the values of the value being read that kubectl refuses: numbers beyond
+	// the range of a 64-bit float, which its decoder cannot read.
+	refused map[*yaml.Node]string
+	// tooLong is the first string or number of the value being read longer than
+	// MaxScalarSize.
+	tooLong *yaml.Node
 }
 
 // jsonError is a syntax error at a place in a JSON text.
@@ -168,6 +174,7 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 			return nil, err
 		}
 		n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, tagStr, s, yaml.DoubleQuotedStyle
+		r.scalar(n)
 		return n, nil
 	case c == '-' || '0' <= c && c <= '9':
 		text, float, err := r.num()
@@ -177,6 +184,15 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 		n.Kind, n.Tag, n.Value = yaml.ScalarNode, tagInt, text
 		if float {
 			n.Tag = tagFloat
+		}
+		r.scalar(n)
+		if _, err := strconv.ParseFloat(text, 64); err != nil {
+			// kubectl decodes JSON numbers as float64 (or int64): one beyond its range is
+			// "cannot unmarshal number ... into Go value of type float64".
+			if r.refused == nil {
+				r.refused = make(map[*yaml.Node]string)
+			}
+			r.refused[n] = "must be within the range of a 64-bit float (about ±1.8e308): kubectl's decoder refuses the document"
 		}
 		return n, nil
 	default:
@@ -188,6 +204,13 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 			}
 		}
 		return nil, r.unexpected("looking for beginning of value")
+	}
+}
+
+// scalar notes a string or number n longer than MaxScalarSize.
+func (r *jsonReader) scalar(n *yaml.Node) {
+	if len(n.Value) > MaxScalarSize && r.tooLong == nil {
+		r.tooLong = n
 	}
 }
 

@@ -1200,3 +1200,40 @@ func TestCountIncludesUnreadableDocuments(t *testing.T) {
 		}
 	}
 }
+
+// JSON numbers beyond the range of a 64-bit float, which kubectl's decoder refuses, are a
+// finding wherever they are: a resource amount, an unknown field, a node's allocatable.
+func TestJSONNumbersBeyondFloat64(t *testing.T) {
+	const float = "range of a 64-bit float"
+	for _, tt := range []struct {
+		name, src, field, want string
+	}{
+		{"a limit", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}, "spec": {"resources": {"requests": {"cpu": 1, "memory": "1Gi"}, "limits": {"cpu": -1e400, "memory": "2Gi"}}}}`, "spec.resources.limits[cpu]", float},
+		{"an unknown field", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}, "x": {"y": 1.8e308}}`, "x.y", float},
+		// One finding for one mistake, saying how to fix it there: quote it.
+		{"a label value", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a", "labels": {"k": 1e309}}}`, "metadata.labels[k]", `must be a string, not a number; quote it: "1e309"`},
+		{"a node's allocatable", `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": 1e999}}}`, "status.allocatable[cpu]", float},
+		{"a deployment's request", `{"endpoint_name": "e", "instance_type": "t", "resources": {"requests": {"cpu": 9e9999}}}`, "resources.requests[cpu]", float},
+	} {
+		f := manifest.Parse("n.json", []byte(tt.src))
+		n := 0
+		for _, x := range f.Findings() {
+			if strings.Contains(x.Message(), float) || strings.Contains(x.Message(), tt.want) {
+				n++
+				if x.Err.Field != tt.field || !strings.Contains(x.Message(), tt.want) {
+					t.Errorf("%s: %s; want it at %s, saying %q", tt.name, x, tt.field, tt.want)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: findings%s; want one at %s saying %q", tt.name, messages(f.Findings()), tt.field, tt.want)
+		}
+	}
+	// Underflow is no refusal: kubectl reads 1e-400 as 0.
+	f := manifest.Parse("u.json", []byte(`{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}, "x": 1e-400}`))
+	for _, x := range f.Findings() {
+		if strings.Contains(x.Message(), "64-bit float") {
+			t.Errorf("1e-400: %s; kubectl reads it as 0", x)
+		}
+	}
+}

@@ -192,7 +192,8 @@ func (d *decoder) instanceType(n *yaml.Node, item bool) *instancetype.InstanceTy
 }
 
 // other decodes the field key, at the current path, that the decoder does not read itself:
-// through encoding/json when the struct into has it, else it is an unknown field.
+// through encoding/json when the struct into has it, else it is an unknown field, whose
+// value is still checked for what kubectl refuses (so that such a finding has its path).
 func (d *decoder) other(key string, k, v *yaml.Node, known []string, into any) {
 	for _, f := range known {
 		if f == key {
@@ -201,6 +202,7 @@ func (d *decoder) other(key string, k, v *yaml.Node, known []string, into any) {
 		}
 	}
 	d.unknown(key, known, k)
+	d.checkTree(v)
 }
 
 func (d *decoder) spec(n *yaml.Node, s *instancetype.InstanceTypeSpec) {
@@ -440,6 +442,7 @@ func (d *decoder) v1List(n *yaml.Node, item func(*instancetype.InstanceType, *fi
 			})
 		default:
 			d.unknown(key, v1ListFields, k)
+			d.checkTree(v)
 		}
 	})
 }

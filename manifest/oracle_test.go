@@ -103,14 +103,15 @@ func checkOracle(t *testing.T, data []byte) {
 		if o.random {
 			continue // kubectl's value is one of several, at random
 		}
-		_, ourMap := o.value.(map[string]any)
 		_, theirMap := want[i].(map[string]any)
-		if !ourMap && !theirMap && !o.manifest {
-			// A document that is a scalar or a list is no manifest to either reading, and
-			// the YAML parsers differ on some malformed ones: nothing is checked in them.
-			continue
-		}
 		switch {
+		case !theirMap && !o.manifest:
+			// kubectl reads a scalar, a list or null, which it cannot send as an object
+			// (or, null, skips), and we check nothing in it: the YAML parsers differ on
+			// some malformed documents ("[]:" is a mapping with a list as its key to
+			// go.yaml.in/yaml/v3, an empty list to kubectl's).
+		case !theirMap && want[i] != nil && !o.refused:
+			t.Errorf("document %d (line %d): kubectl reads %#v, no object, and refuses it; we check %#v", i, o.line, want[i], o.value)
 		case errs[i] != nil && o.refused:
 		case errs[i] != nil && !o.manifest:
 			// kubectl refuses a document that we read as empty, or as something that is no
@@ -125,6 +126,7 @@ func checkOracle(t *testing.T, data []byte) {
 			t.Errorf("document %d (line %d): we read\n\t%#v\nkubectl reads\n\t%#v", i, o.line, o.value, want[i])
 		}
 	}
+	refusedHaveFindings(t, data)
 }
 
 // object is what kubectl decodes a document into: a JSON object (or null), kept as
@@ -164,6 +166,10 @@ func checkOracleJSON(t *testing.T, data []byte) {
 			wantErr = err
 			break
 		}
+		if err := kubectlNumbers(v); err != nil {
+			wantErr = err
+			break
+		}
 		if v != nil {
 			want = append(want, v)
 		}
@@ -195,6 +201,45 @@ func checkOracleJSON(t *testing.T, data []byte) {
 	}
 	if !refused && !reflect.DeepEqual(got, want) {
 		t.Errorf("we read\n\t%#v\nkubectl reads\n\t%#v", got, want)
+	}
+	refusedHaveFindings(t, data)
+}
+
+// kubectlNumbers returns the error kubectl's decoder gives for a number of the JSON value v
+// (decoded with UseNumber) that is neither an int64 nor a float64, as it converts them.
+func kubectlNumbers(v any) error {
+	switch v := v.(type) {
+	case json.Number:
+		if _, err := v.Int64(); err == nil {
+			return nil
+		}
+		if _, err := v.Float64(); err != nil {
+			return fmt.Errorf("cannot unmarshal number %s into Go value of type float64", v)
+		}
+	case map[string]any:
+		for _, e := range v {
+			if err := kubectlNumbers(e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if err := kubectlNumbers(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// refusedHaveFindings checks the property that a document this package checks and kubectl
+// refuses (a value it cannot send, or read) always has a finding: a refusal is never silent.
+func refusedHaveFindings(t *testing.T, data []byte) {
+	t.Helper()
+	for _, d := range Parse("oracle", data).Documents {
+		if d.refusal && len(d.Errors) == 0 {
+			t.Errorf("document %d (line %d, a %s) is one kubectl refuses, and has no finding", d.Index, d.Line, d.Kind)
+		}
 	}
 }
 

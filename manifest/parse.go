@@ -308,9 +308,15 @@ func (r *reader) readJSON(data []byte) {
 		}
 		end = j.off
 		r.f.Count++
+		if j.tooLong != nil {
+			r.problem(Position{j.tooLong.Line, j.tooLong.Column}, InputLimit, fmt.Sprintf(
+				"document ignored: a value of %d bytes, more than %d", len(j.tooLong.Value), MaxScalarSize))
+			j.nodes, j.refused, j.tooLong = 0, nil, nil
+			continue
+		}
 		d := newDecoder(j.nodes, min(MaxNodes, MaxAliasGrowth*j.nodes+65536), 0)
-		d.json = true
-		j.nodes = 0
+		d.json, d.refusedNodes, d.refusal = true, j.refused, len(j.refused) > 0
+		j.nodes, j.refused = 0, nil
 		r.add(v, d)
 	}
 }
@@ -431,7 +437,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		return
 	}
 	d.unreported()
-	doc.Errors = d.errs
+	doc.Errors, doc.refusal = d.errs, d.refusal
 	if whole {
 		for i := range doc.InstanceTypes {
 			doc.InstanceTypes[i].Errors = doc.Errors

@@ -125,6 +125,7 @@ func (d *decoder) jobResources(n *yaml.Node) namedType {
 			it = d.instanceTypeField(k, v)
 		case "requests", "limits":
 			d.addTyped(k, field.Forbidden(d.path.build(), "unknown field \""+key+"\": a job gets its requests and limits from its instance type; set them in an InstanceType, or use an online deployment's resources"), UnknownField)
+			d.checkTree(v)
 		default:
 			d.checkTree(v)
 		}
