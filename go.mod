@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/text v0.40.0
 	gopkg.in/inf.v0 v0.9.1
 	k8s.io/apimachinery v0.37.2
 	pgregory.net/rapid v1.3.0
@@ -20,7 +21,6 @@ require (
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	golang.org/x/net v0.57.0 // indirect
-	golang.org/x/text v0.40.0 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect

@@ -10,9 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -60,10 +64,21 @@ func ourYAML(data []byte) (chunks []chunk, docs []ours) {
 	return chunks, docs
 }
 
+// kubectlText is a file's text as kubectl reads it: through a decoder that honours a byte
+// order mark (UTF-16 in either order, UTF-8) and reads anything else as UTF-8, replacing
+// invalid bytes with U+FFFD.
+func kubectlText(data []byte) []byte {
+	text, err := io.ReadAll(transform.NewReader(bytes.NewReader(data), unicode.BOMOverride(unicode.UTF8.NewDecoder())))
+	if err != nil {
+		panic(err) // reading from memory
+	}
+	return text
+}
+
 // theirYAML cuts data as kubectl does and converts each document with YAMLToJSON. It stops
 // at a separator kubectl refuses.
 func theirYAML(data []byte) (chunks [][]byte, values []any, errs []error) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(kubectlText(data))))
 	for {
 		doc, err := r.Read()
 		if err != nil { // the end, or a separator kubectl refuses
@@ -85,11 +100,24 @@ func theirYAML(data []byte) (chunks [][]byte, values []any, errs []error) {
 // checkOracle compares the two readings of data.
 func checkOracle(t *testing.T, data []byte) {
 	t.Helper()
-	if isJSON(data) {
+	text, problem := decodeText(data)
+	if problem != nil && problem.fatal {
+		// An encoding kubectl does not read (UTF-32, UTF-16 without a mark): it must
+		// send nothing either.
+		_, values, errs := theirYAML(data)
+		for i, v := range values {
+			if _, ok := v.(map[string]any); ok && errs[i] == nil {
+				t.Errorf("we refuse the file (%s); kubectl reads document %d: %#v", problem.detail, i, v)
+			}
+		}
+		refusedHaveFindings(t, data)
+		return
+	}
+	if isJSON(text) {
 		checkOracleJSON(t, data)
 		return
 	}
-	ourChunks, got := ourYAML(data)
+	ourChunks, got := ourYAML(text)
 	theirChunks, want, errs := theirYAML(data)
 	if len(theirChunks) > len(ourChunks) {
 		t.Fatalf("kubectl cuts %d documents, we %d", len(theirChunks), len(ourChunks))
@@ -148,7 +176,7 @@ func checkOracleJSON(t *testing.T, data []byte) {
 	t.Helper()
 	var want []any
 	var wantErr error
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(kubectlText(data)), 4096)
 	for {
 		var o object
 		err := dec.Decode(&o)
@@ -177,6 +205,7 @@ func checkOracleJSON(t *testing.T, data []byte) {
 	var got []any
 	var manifests []bool // whether each document is one this package checks
 	refused := false
+	text, _ := decodeText(data)
 	r := &reader{f: &File{Name: "oracle.json"}}
 	r.each = func(n *yaml.Node, d *decoder) {
 		got = append(got, d.value(n))
@@ -184,7 +213,7 @@ func checkOracleJSON(t *testing.T, data []byte) {
 		manifests = append(manifests, kind != "" || problem != nil)
 		refused = refused || d.refusal
 	}
-	r.readJSON(data)
+	r.readJSON(text)
 	for _, x := range r.f.Errors {
 		refused = refused || x.Type == SyntaxError || x.Type == InputLimit
 	}
@@ -291,4 +320,72 @@ func FuzzOracle(f *testing.F) {
 		}
 		checkOracle(t, data)
 	})
+}
+
+// utf16 encodes s as UTF-16 with a byte order mark, in either byte order.
+func utf16Text(s string, bigEndian bool) []byte {
+	out := []byte{0xff, 0xfe}
+	if bigEndian {
+		out = []byte{0xfe, 0xff}
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		if bigEndian {
+			out = append(out, byte(u>>8), byte(u))
+		} else {
+			out = append(out, byte(u), byte(u>>8))
+		}
+	}
+	return out
+}
+
+// Files in UTF-16 with a byte order mark (what PowerShell 5.1's > writes, with CRLF) are read
+// as kubectl reads them, converted before documents are cut: every document checked, every
+// finding on its line. UTF-32 and UTF-16 without a mark are one clear finding each.
+func TestEncodings(t *testing.T) {
+	const src = "apiVersion: amlarc.azureml.com/v1alpha1\r\nkind: InstanceType\r\nmetadata:\r\n  name: a\r\n" +
+		"spec:\r\n  resources:\r\n    requests: {cpu: 1, memory: 1Gi}\r\n    limits: {cpu: 1, memory: 1Gi}\r\n" +
+		"---\r\napiVersion: amlarc.azureml.com/v1alpha1\r\nkind: InstanceType\r\nmetadata:\r\n  name: b\r\nspec:\r\n  resources: [\r\n"
+	for _, tt := range []struct {
+		name string
+		data []byte
+	}{
+		{"UTF-16LE", utf16Text(src, false)},
+		{"UTF-16BE", utf16Text(src, true)},
+		{"UTF-8 with a mark", append([]byte{0xef, 0xbb, 0xbf}, src...)},
+	} {
+		f := Parse("e.yaml", tt.data)
+		fs := f.Findings()
+		if len(f.Documents) != 1 || f.Documents[0].InstanceTypes[0].Object.Name != "a" || len(fs) != 1 || fs[0].Type != SyntaxError || fs[0].Line != 15 {
+			t.Errorf("%s: %d documents, findings %v; want the first document read and a syntax error on line 15", tt.name, len(f.Documents), fs)
+		}
+		checkOracle(t, tt.data)
+	}
+	// JSON behind a UTF-8 mark is JSON, as kubectl reads it.
+	json := append([]byte{0xef, 0xbb, 0xbf}, `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "j"}, "x": 1}`...)
+	if fs := Parse("j.json", json).Findings(); len(fs) != 1 || fs[0].Type != UnknownField {
+		t.Errorf("JSON after a UTF-8 mark: findings %v; want the unknown field only", fs)
+	}
+	checkOracle(t, json)
+	// An odd number of bytes: the last one is no character.
+	odd := append(utf16Text("apiVersion: v1\nkind: Service\n", false), 'x')
+	if fs := Parse("o.yaml", odd).Findings(); len(fs) != 1 || !strings.Contains(fs[0].Message(), "incomplete UTF-16 character") || fs[0].Line != 3 {
+		t.Errorf("odd UTF-16: findings %v; want one about the incomplete character, on the last line", fs)
+	}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"UTF-32BE", append([]byte{0, 0, 0xfe, 0xff}, 0, 0, 0, 'a'), "UTF-32 (big-endian"},
+		{"UTF-32LE", append([]byte{0xff, 0xfe, 0, 0}, 'a', 0, 0, 0), "UTF-32 (little-endian"},
+		{"UTF-16LE without a mark", utf16Text(src, false)[2:], "UTF-16 (little-endian) without a byte order mark"},
+		{"UTF-16BE without a mark", utf16Text(src, true)[2:], "UTF-16 (big-endian) without a byte order mark"},
+	} {
+		f := Parse("e.yaml", tt.data)
+		fs := f.Findings()
+		if len(fs) != 1 || fs[0].Type != SyntaxError || !strings.Contains(fs[0].Message(), tt.want) || len(f.Documents) != 0 || f.Count != 1 {
+			t.Errorf("%s: findings %v, %d documents, Count %d; want one syntax error saying %q, nothing read, one document counted", tt.name, fs, len(f.Documents), f.Count, tt.want)
+		}
+		checkOracle(t, tt.data)
+	}
 }

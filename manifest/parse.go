@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -99,6 +98,15 @@ func scan(name string, data []byte, fn func(*Document), drop bool) *File {
 		r.problem(Position{1, 1}, InputLimit, fmt.Sprintf("file too large: more than %d bytes", MaxFileSize))
 		return r.f
 	}
+	text, problem := decodeText(data)
+	if problem != nil {
+		r.problem(Position{problem.line, 1}, SyntaxError, problem.detail)
+		if problem.fatal {
+			r.f.Count++ // a document that cannot be read
+			return r.f
+		}
+	}
+	data = text
 	if line, ok := templateAction(data); ok {
 		r.f.Skipped = append(r.f.Skipped, Skip{Line: line,
 			Reason: "holds Go template actions ({{ ... }}), as a Helm chart template does: not a manifest until rendered"})
@@ -238,9 +246,6 @@ func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
 	// text through its buffers.
 	var doc yaml.Node
 	err := yaml.Unmarshal(c.data, &doc)
-	if err == nil && len(doc.Content) == 0 && utf16Odd(c.data) {
-		err = errors.New("yaml: incomplete UTF-16 character")
-	}
 	if err != nil {
 		x := syntaxError(name, c.data, err)
 		x.Line += lines
@@ -266,17 +271,6 @@ func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
 	d := newDecoder(t.nodes, min(MaxNodes, MaxAliasGrowth*t.nodes+65536), lines)
 	d.refusedNodes, d.refusal, d.aliases = t.refused, len(t.refused) > 0, t.aliases > 0
 	return n, d, nil
-}
-
-// utf16Odd reports text that starts with a UTF-16 byte order mark and, as kubectl hands it
-// to its YAML reader (ending in a line feed), has an odd number of bytes, which that reader
-// refuses.
-func utf16Odd(data []byte) bool {
-	n := len(data)
-	if !bytes.HasSuffix(data, []byte("\n")) {
-		n++
-	}
-	return (bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe})) && n%2 == 1
 }
 
 // readJSON reads data as kubectl reads a JSON stream: one document per value. When the
@@ -570,12 +564,8 @@ func parserProblem(msg string) bool {
 }
 
 // badByte finds the first byte the YAML reader refuses: invalid UTF-8, or a control
-// character other than tab, line feed and carriage return. Input that starts with a UTF-16
-// byte order mark is not checked.
+// character other than tab, line feed and carriage return.
 func badByte(data []byte) (Position, string, bool) {
-	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
-		return Position{}, "", false
-	}
 	line, col := 1, 1
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
