@@ -62,15 +62,20 @@ func Bytes(name string, data []byte) Input { return Input{name: name, data: data
 type source struct {
 	name string
 	read func() ([]byte, error)
+	// size is what the source holds, in bytes, or -1 when that is not known before
+	// reading it (a reader, a pipe, a device): the read budget is taken before reading.
+	size func() int64
 }
 
 // expand lists the files of inputs: directories walked, each file once, excluded paths
 // left out. Problems met walking (an unreadable directory, a dangling symlink) are
-// findings; an input that cannot be read at all, or a directory that holds no manifest, is
-// an error.
-func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, error) {
+// findings, and what is not a regular file is skipped; an input that cannot be read at all
+// (a missing path, a file without read permission), or a directory that holds no manifest,
+// is an error.
+func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []Skip, error) {
 	var srcs []source
 	var problems []manifest.Finding
+	var skipped []Skip
 	seen := map[string]bool{}
 	add := func(key string, s source) {
 		if key != "" {
@@ -85,49 +90,90 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, err
 		switch in.kind {
 		case inputBytes:
 			data := in.data
-			add("", source{name: in.name, read: func() ([]byte, error) { return data, nil }})
+			add("", source{name: in.name, read: func() ([]byte, error) { return data, nil }, size: func() int64 { return int64(len(data)) }})
 		case inputReader:
 			r := in.r
-			add("", source{name: in.name, read: func() ([]byte, error) { return readAll(r) }})
+			add("", source{name: in.name, read: func() ([]byte, error) { return readAll(r, -1) }, size: unknownSize})
 		case inputPath:
 			info, err := os.Stat(in.path)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			if !info.IsDir() {
 				p := in.path
-				add(absKey(p), source{name: p, read: func() ([]byte, error) { return readFile(nil, p) }})
+				if info.Mode().IsRegular() {
+					// A named file that cannot be read is a usage error, as a missing one
+					// is. (A pipe or device is not opened here: opening a FIFO waits for
+					// its writer.)
+					f, err := os.Open(p)
+					if err != nil {
+						return nil, nil, nil, err
+					}
+					f.Close()
+				}
+				add(absKey(p), source{name: p, read: func() ([]byte, error) { return readFile(nil, p) }, size: osSize(p)})
 				continue
 			}
-			n, ps := walk(os.DirFS(in.path), ".", exclude, func(rel string) {
+			n, ps, sk := walk(os.DirFS(in.path), ".", exclude, func(rel string) {
 				p := filepath.Join(in.path, filepath.FromSlash(rel))
-				add(absKey(p), source{name: p, read: func() ([]byte, error) { return readFile(nil, p) }})
+				add(absKey(p), source{name: p, read: func() ([]byte, error) { return readFile(nil, p) }, size: osSize(p)})
 			}, func(rel string) string { return filepath.Join(in.path, filepath.FromSlash(rel)) })
 			problems = append(problems, ps...)
+			skipped = append(skipped, sk...)
 			if n == 0 && len(ps) == 0 {
-				return nil, nil, fmt.Errorf("%s: no manifest (.yaml, .yml or .json file) in this directory", in.path)
+				return nil, nil, nil, fmt.Errorf("%s: no manifest (.yaml, .yml or .json file) in this directory", in.path)
 			}
 		case inputFS:
 			info, err := fs.Stat(in.fsys, in.root)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			fsys := in.fsys
 			if !info.IsDir() {
 				p := in.root
-				add("fs:"+p, source{name: p, read: func() ([]byte, error) { return readFile(fsys, p) }})
+				if info.Mode().IsRegular() {
+					f, err := fsys.Open(p)
+					if err != nil {
+						return nil, nil, nil, err
+					}
+					f.Close()
+				}
+				add("fs:"+p, source{name: p, read: func() ([]byte, error) { return readFile(fsys, p) }, size: fsSize(fsys, p)})
 				continue
 			}
-			n, ps := walk(fsys, in.root, exclude, func(p string) {
-				add("", source{name: p, read: func() ([]byte, error) { return readFile(fsys, p) }})
+			n, ps, sk := walk(fsys, in.root, exclude, func(p string) {
+				add("", source{name: p, read: func() ([]byte, error) { return readFile(fsys, p) }, size: fsSize(fsys, p)})
 			}, func(p string) string { return p })
 			problems = append(problems, ps...)
+			skipped = append(skipped, sk...)
 			if n == 0 && len(ps) == 0 {
-				return nil, nil, fmt.Errorf("%s: no manifest (.yaml, .yml or .json file) in this directory", in.root)
+				return nil, nil, nil, fmt.Errorf("%s: no manifest (.yaml, .yml or .json file) in this directory", in.root)
 			}
 		}
 	}
-	return srcs, problems, nil
+	return srcs, problems, skipped, nil
+}
+
+func unknownSize() int64 { return -1 }
+
+// osSize returns the size of the regular file p, or -1 for anything else.
+func osSize(p string) func() int64 {
+	return func() int64 {
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			return info.Size()
+		}
+		return -1
+	}
+}
+
+// fsSize returns the size of the regular file p of fsys, or -1 for anything else.
+func fsSize(fsys fs.FS, p string) func() int64 {
+	return func() int64 {
+		if info, err := fs.Stat(fsys, p); err == nil && info.Mode().IsRegular() {
+			return info.Size()
+		}
+		return -1
+	}
 }
 
 // absKey is the key that tells two names of one file apart from two files.
@@ -139,19 +185,21 @@ func absKey(p string) string {
 }
 
 // walk calls file for each manifest below root in fsys, in lexical order, skipping the
-// paths that match an exclude pattern, and returns how many it found and the problems met
-// (named by name).
-func walk(fsys fs.FS, root string, exclude []string, file func(string), name func(string) string) (int, []manifest.Finding) {
+// paths that match an exclude pattern, and returns how many it found, the problems met
+// and what it skipped for not being a regular file (named by name). It opens no file: a
+// named pipe, a socket or a device among manifests is skipped, not read, so that a walk
+// cannot wait for ever or read without end; a symlink is followed to what it names.
+func walk(fsys fs.FS, root string, exclude []string, file func(string), name func(string) string) (int, []manifest.Finding, []Skip) {
 	n := 0
 	var problems []manifest.Finding
+	var skipped []Skip
 	_ = fs.WalkDir(fsys, root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
-			if p == root && e == nil {
-				problems = append(problems, manifest.FileProblem(name(p), 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
-				return fs.SkipAll
-			}
 			problems = append(problems, manifest.FileProblem(name(p), 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
-			if e != nil && e.IsDir() {
+			switch {
+			case p == root && e == nil:
+				return fs.SkipAll
+			case e != nil && e.IsDir():
 				return fs.SkipDir
 			}
 			return nil
@@ -165,11 +213,45 @@ func walk(fsys fs.FS, root string, exclude []string, file func(string), name fun
 		if e.IsDir() || !manifest.IsManifestName(e.Name()) {
 			return nil
 		}
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			info, err := fs.Stat(fsys, p) // what the link names
+			if err != nil {
+				problems = append(problems, manifest.FileProblem(name(p), 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+				return nil
+			}
+			if info.IsDir() {
+				return nil // a directory is walked only when named
+			}
+			mode = info.Mode().Type()
+		}
+		if !mode.IsRegular() {
+			skipped = append(skipped, Skip{File: name(p), Line: 1, Reason: "not a regular file (" + fileKind(mode) +
+				"): a walk reads regular files only; name it as a PATH to read it"})
+			return nil
+		}
 		n++
 		file(p)
 		return nil
 	})
-	return n, problems
+	return n, problems, skipped
+}
+
+// fileKind names the kind of file a mode that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a regular file"
 }
 
 // excluded reports whether the slash-separated path p, or any trailing part of it that
@@ -199,7 +281,7 @@ func ValidExclude(pattern string) error {
 // readFile reads p, from fsys or, when fsys is nil, from the file system, up to
 // manifest.MaxFileSize (and one byte more, so that a larger file is told apart).
 func readFile(fsys fs.FS, p string) ([]byte, error) {
-	var f io.ReadCloser
+	var f fs.File
 	var err error
 	if fsys == nil {
 		f, err = os.Open(p)
@@ -210,13 +292,36 @@ func readFile(fsys fs.FS, p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f)
+	size := int64(-1)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	return readAll(f, size)
 }
 
-func readAll(r io.Reader) ([]byte, error) {
-	var b bytes.Buffer
-	_, err := b.ReadFrom(io.LimitReader(r, manifest.MaxFileSize+1))
-	return b.Bytes(), err
+// readAll reads r up to manifest.MaxFileSize and one byte more, into a buffer of about
+// size bytes when the size is known (so that a read does not double a buffer past what it
+// holds), growing it as it goes otherwise.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	const limit = manifest.MaxFileSize + 1
+	lr := io.LimitReader(r, limit)
+	if size < 0 || size >= limit {
+		return io.ReadAll(lr)
+	}
+	buf := make([]byte, 0, size+1) // one more, to see the end at once
+	for {
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) { // the file grew since its size was read
+			return io.ReadAll(io.MultiReader(bytes.NewReader(buf), lr))
+		}
+	}
 }
 
 // pathError shortens an error of the file system to what the user needs: the cause, the

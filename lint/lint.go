@@ -76,11 +76,12 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 
 // run is one Run, phase by phase.
 type run struct {
-	opts   Options
-	vopts  validate.Options
-	limit  int // the most findings of a file
-	srcs   []source
-	walked []Finding // problems met walking the inputs
+	opts      Options
+	vopts     validate.Options
+	limit     int // the most findings of a file
+	srcs      []source
+	walked    []Finding // problems met walking the inputs
+	walkSkips []Skip    // files the walks did not read
 	// cluster and nodes are what Options.Catalog and Options.Nodes hold, nil without.
 	cluster *catalogInputs
 	nodes   *nodeInputs
@@ -110,24 +111,26 @@ func start(inputs []Input, opts Options) (*run, error) {
 		report: &Report{origins: map[string]Origin{}},
 	}
 	var err error
-	if r.srcs, r.walked, err = expand(inputs, opts.Exclude); err != nil {
+	if r.srcs, r.walked, r.walkSkips, err = expand(inputs, opts.Exclude); err != nil {
 		return nil, err
 	}
 	if len(opts.Catalog) > 0 {
-		srcs, problems, err := expand(opts.Catalog, opts.Exclude)
+		srcs, problems, skipped, err := expand(opts.Catalog, opts.Exclude)
 		if err != nil {
 			return nil, err
 		}
 		r.cluster = readCatalog(srcs)
 		r.cluster.findings = append(r.cluster.findings, problems...)
+		r.cluster.skipped = append(r.cluster.skipped, skipped...)
 	}
 	if len(opts.Nodes) > 0 {
-		srcs, problems, err := expand(opts.Nodes, opts.Exclude)
+		srcs, problems, skipped, err := expand(opts.Nodes, opts.Exclude)
 		if err != nil {
 			return nil, err
 		}
 		r.nodes = readNodes(srcs)
 		r.nodes.findings = append(r.nodes.findings, problems...)
+		r.walkSkips = append(r.walkSkips, skipped...)
 		r.index = r.nodes.index
 		r.report.Nodes = r.index.Len()
 		r.report.fits = map[string]fit.Result{}
@@ -140,13 +143,8 @@ func start(inputs []Input, opts Options) (*run, error) {
 // holding workloads, kept for checkWorkloads.
 func (r *run) readInputs() {
 	r.files = make([]*fileResult, len(r.srcs))
-	errs := make([]error, len(r.srcs))
-	inParallel(len(r.srcs), func(i int) []byte {
-		data, err := r.srcs[i].read()
-		errs[i] = err
-		return data
-	}, func(i int, data []byte) {
-		r.files[i] = r.checkFile(r.srcs[i], data, errs[i])
+	inParallel(r.srcs, func(i int, data []byte, err error) {
+		r.files[i] = r.checkFile(r.srcs[i], data, err)
 	})
 	r.report.Files = len(r.srcs)
 }
@@ -242,6 +240,19 @@ func (r *run) finish() *Report {
 		addOthers(r.nodes.findings)
 	}
 	addOthers(r.walked)
+	rep.Skipped = append(rep.Skipped, r.walkSkips...)
+	// A file a walk met but could not read (a dangling symlink) is one of the files, so
+	// that the summary's counts agree with its findings.
+	read := map[string]bool{}
+	for _, s := range r.srcs {
+		read[s.name] = true
+	}
+	for _, f := range r.walked {
+		if !read[f.File] {
+			read[f.File] = true
+			rep.Files++
+		}
+	}
 	for _, f := range r.files {
 		rep.Documents += f.documents
 		rep.Skipped = append(rep.Skipped, f.skipped...)
@@ -520,15 +531,18 @@ func readCatalog(srcs []source) *catalogInputs {
 	return c
 }
 
-// inParallel calls read then work for each i below n, on as many goroutines as there are
-// processors, so that files are read at once but parse trees stay bounded: work runs for a
-// file only once the parse nodes its largest document can have (manifest.NodeBound) fit
-// in a budget of manifest.MaxNodes shared by all.
-func inParallel(n int, read func(i int) []byte, work func(i int, data []byte)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
+// inParallel reads each of srcs and calls work with what it read, on as many goroutines
+// as there are processors, in memory bounded whatever their number: a budget of
+// manifest.MaxNodes parse nodes is shared by all. Before a file is read, its share is
+// taken for the most its size lets it hold (readCost: all of it for a file of unknown
+// size, a pipe or a device), so that workers cannot read many large files at once; once
+// read, the share is what its largest document can make (manifest.NodeBound).
+func inParallel(srcs []source, work func(i int, data []byte, err error)) {
+	workers := min(runtime.GOMAXPROCS(0), len(srcs))
 	if workers <= 1 {
-		for i := range n {
-			work(i, read(i))
+		for i, s := range srcs {
+			data, err := s.read()
+			work(i, data, err)
 		}
 		return
 	}
@@ -540,19 +554,41 @@ func inParallel(n int, read func(i int) []byte, work func(i int, data []byte)) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				data := read(i)
-				w := min(manifest.NodeBound(data), manifest.MaxNodes)
-				budget.take(w)
-				work(i, data)
-				budget.give(w)
+				held := readCost(srcs[i].size())
+				budget.take(held)
+				data, err := srcs[i].read()
+				if need := min(manifest.NodeBound(data), manifest.MaxNodes); need < held {
+					budget.give(held - need)
+					held = need
+				} else if need > held {
+					// Give back before taking more: a worker waits holding nothing, so
+					// that two cannot wait on each other.
+					budget.give(held)
+					budget.take(need)
+					held = need
+				}
+				work(i, data, err)
+				data = nil
+				budget.give(held)
 			}
 		}()
 	}
-	for i := range n {
+	for i := range srcs {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+}
+
+// readCost is the share of the budget taken before reading a file of the given size: a
+// quarter of its bytes (manifests hold fewer nodes than that), so that the files read at
+// once hold a few megabytes together, or the whole budget for a file of more than four
+// times its nodes or of unknown size.
+func readCost(size int64) int {
+	if size < 0 || size >= 4*int64(manifest.MaxNodes) {
+		return manifest.MaxNodes
+	}
+	return int(size/4) + 1
 }
 
 // budget is a counting semaphore of parse nodes.

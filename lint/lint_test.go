@@ -1,7 +1,9 @@
 package lint_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -384,5 +386,26 @@ func TestLongListInParts(t *testing.T) {
 	}
 	if r.Documents != 1 || r.Catalog.Len() != 1000 {
 		t.Errorf("%d documents, %d in the catalog; want 1 and 1000 (999 and the default)", r.Documents, r.Catalog.Len())
+	}
+}
+
+// deniedFS is a file system of one regular file that cannot be opened.
+type deniedFS struct{}
+
+func (deniedFS) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+}
+
+func (deniedFS) Stat(name string) (fs.FileInfo, error) {
+	return fstest.MapFS{name: &fstest.MapFile{Data: []byte("x"), Mode: 0o000}}.Stat(name)
+}
+
+// A file named as an input that cannot be opened is an error, as a missing one is (the
+// command's exit status 2), whoever runs the check: root reads an OS file without read
+// permission, so this uses an fs.FS that refuses.
+func TestUnopenableNamedInput(t *testing.T) {
+	_, err := lint.Run([]lint.Input{lint.FS(deniedFS{}, "types.yaml")}, lint.Options{})
+	if !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("Run = %v; want a permission error", err)
 	}
 }

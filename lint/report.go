@@ -31,7 +31,8 @@ type Report struct {
 	// inputs, so that a workload's instance type was looked up in it. Without any, names
 	// are checked for their form only: the catalog of the cluster is unknown.
 	NamesChecked bool
-	// Files is the number of files read; Documents the number of documents checked;
+	// Files is the number of files read, or met in a walk and not readable (a dangling
+	// symlink); Documents the number of documents checked;
 	// Workloads the number of deployments and jobs among them (Placements holds one for each
 	// unless Options.NoPlacements).
 	Files, Documents, Workloads int

@@ -366,6 +366,31 @@ func jsonFindings(t *testing.T, out string) string {
 // other than this one, all fixed since; each says what it saw before the fix, and what
 // fixed it.
 
+// TestHostileEndlessInputsOnManyCores: memory must not grow with the number of processors.
+// Sixteen endless inputs (symlinks to /dev/zero named as PATHs) peaked at 470 MB with
+// GOMAXPROCS=2, 1.55 GB at 8 and 2.7 GB at 16: each worker read its whole file (64 MiB and
+// a byte, in a buffer grown to 128 MiB) before taking its share of the shared budget. Now
+// the share is taken before reading, for what the file's size allows (all of it for a
+// file of unknown size), and a buffer grows only as far as the limit.
+func TestHostileEndlessInputsOnManyCores(t *testing.T) {
+	slow(t)
+	dir := t.TempDir()
+	args := []string{"validate"}
+	for i := range 16 {
+		name := fmt.Sprintf("zero%02d.yaml", i)
+		must(t, os.Symlink("/dev/zero", filepath.Join(dir, name)))
+		args = append(args, name)
+	}
+	for _, procs := range []string{"2", "16"} {
+		r := runHostileEnv(t, dir, nil, []string{"GOMAXPROCS=" + procs}, args...)
+		checkHostile(t, r, cli.ExitFindings)
+		if n := strings.Count(r.stdout, "file too large"); n != 16 {
+			t.Errorf("GOMAXPROCS=%s: %d files too large; want 16:\n%.2000s", procs, n, r.stdout)
+		}
+		t.Logf("GOMAXPROCS=%s: peak RSS %d MB", procs, r.rss>>20)
+	}
+}
+
 // TestHostileCyclicAlias: an anchor whose content holds an alias to itself once crashed the
 // command. "endpoint_name: e\nx: &a {k: *a}\n" (28 bytes) made manifest's decoder walk the
 // cycle 4,194,304 calls deep (its node budget), past Go's 1 GB stack limit: "fatal error:
@@ -482,6 +507,12 @@ type hostileResult struct {
 // exit, output, peak memory and time. A hang fails the test.
 func runHostile(t *testing.T, dir string, stdin []byte, args ...string) hostileResult {
 	t.Helper()
+	return runHostileEnv(t, dir, stdin, nil, args...)
+}
+
+// runHostileEnv is runHostile with more variables in the command's environment.
+func runHostileEnv(t *testing.T, dir string, stdin []byte, env []string, args ...string) hostileResult {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostileTimeout)
 	defer cancel()
 	// Through the launcher (see launcherEnv), so that the peak RSS measured is the
@@ -495,7 +526,7 @@ func runHostile(t *testing.T, dir string, stdin []byte, args ...string) hostileR
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", launcherEnv+"="+report)
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1", launcherEnv+"="+report), env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &cappedBuffer{max: hostileMaxOutput}, &cappedBuffer{max: hostileMaxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
