@@ -131,9 +131,13 @@ func start(inputs []Input, opts Options) (*run, error) {
 		r.nodes = readNodes(srcs)
 		r.nodes.findings = append(r.nodes.findings, problems...)
 		r.walkSkips = append(r.walkSkips, skipped...)
-		r.index = r.nodes.index
-		r.report.Nodes = r.index.Len()
-		r.report.fits = map[string]fit.Result{}
+		if r.nodes.index.Len() > 0 || !unreadable(r.nodes.findings) {
+			r.index = r.nodes.index
+			r.report.Nodes = r.index.Len()
+			r.report.fits = map[string]fit.Result{}
+		}
+		// Else no node could be read at all: that is the finding, not every instance type
+		// fitting none.
 	}
 	return r, nil
 }
@@ -274,6 +278,18 @@ func (r *run) finish() *Report {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
 	return rep
+}
+
+// unreadable reports a problem among fs that kept a file from being read: one that is not
+// YAML or JSON, that is over the reader's limits, or that cannot be opened.
+func unreadable(fs []Finding) bool {
+	for _, f := range fs {
+		switch f.Type {
+		case manifest.SyntaxError, manifest.InputLimit, manifest.UnreadableFile:
+			return true
+		}
+	}
+	return false
 }
 
 // usageError is an error in the options.

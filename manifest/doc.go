@@ -94,7 +94,9 @@
 //
 // Hostile input yields findings of type InputLimit, never a panic, a hang or unbounded
 // memory: a file may hold at most [MaxFileSize] bytes; a document at most [MaxNodes]
-// nodes (bounded before parsing by counting the bytes that can begin a node), and aliases
+// nodes (bounded before parsing by [NodeBound], which counts the words and indicators that
+// can make a node: a real cluster's node list counts about twice its nodes; a document of
+// blank lines and comments is not parsed at all), and aliases
 // may grow it at most [MaxAliasGrowth]-fold; nesting is limited to [MaxDepth] levels once
 // aliases are followed; a scalar may be [MaxScalarSize] bytes long.
 //

@@ -916,7 +916,7 @@ func TestFindingRendering(t *testing.T) {
 func TestFindingTypes(t *testing.T) {
 	unknown := oneDocument(t, parse(typeHeader+"metadata: {name: a}\nstatus: {}\n"))
 	syntax := parse("a: [\n").Errors
-	limit := manifest.Parse("t.yaml", []byte(strings.Repeat(":", manifest.MaxNodes))).Errors
+	limit := manifest.Parse("t.yaml", []byte("["+strings.Repeat("1,", manifest.MaxNodes/2)+"1]")).Errors
 	if len(unknown.Errors) != 1 || len(syntax) != 1 || len(limit) != 1 {
 		t.Fatalf("findings: %v, %v, %v; want one of each", unknown.Errors, syntax, limit)
 	}

@@ -132,6 +132,9 @@ func (r *reader) problem(pos Position, t FindingType, detail string) {
 // annotation), it counts only when it reads as Helm's: starting with ".", "$", or one of
 // the actions and functions Helm charts use ("{{ include", "{{- if").
 func templateAction(data []byte) (int, bool) {
+	if !bytes.Contains(data, []byte("{{")) {
+		return 0, false
+	}
 	for i, line := 0, 1; i < len(data); line++ {
 		end := bytes.IndexByte(data[i:], '\n')
 		if end < 0 {
@@ -238,7 +241,10 @@ func (r *reader) readChunk(c chunk) {
 // being read is returned (with a nil decoder, and the root when the document is not empty).
 func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
 	lines := c.line - 1
-	if n := separators(c.data); n > MaxNodes {
+	if blankOrComments(c.data) {
+		return nil, nil, nil // nothing to read: no need to parse it
+	}
+	if n := nodeBound(c.data); n > MaxNodes {
 		x := fileProblem(name, Position{c.line, 1}, InputLimit, fmt.Sprintf("document too large: about %d nodes, more than %d", n, MaxNodes))
 		return nil, nil, &x
 	}

@@ -29,8 +29,18 @@ func yamlChunks(data []byte, bad func(line int, text string)) []chunk {
 	}
 	var chunks []chunk
 	start, startLine := 0, 1
-	line := 1
+	line, counted := 1, 0 // the line of data[counted:]
+	// Each separator is a line that begins with "---": at the start, or after a line feed.
 	for i := 0; i < len(data); {
+		if !bytes.HasPrefix(data[i:], []byte("---")) {
+			j := bytes.Index(data[i:], []byte("\n---"))
+			if j < 0 {
+				break
+			}
+			i += j + 1
+		}
+		line += bytes.Count(data[counted:i], []byte("\n"))
+		counted = i
 		end := bytes.IndexByte(data[i:], '\n')
 		next := len(data)
 		if end >= 0 {
@@ -39,20 +49,16 @@ func yamlChunks(data []byte, bad func(line int, text string)) []chunk {
 		} else {
 			end = len(data)
 		}
-		if text := data[i:end]; bytes.HasPrefix(text, []byte("---")) {
-			rest := strings.TrimSpace(string(text[3:]))
-			if rest != "" && rest[0] != '#' {
-				bad(line, rest)
-			}
-			if i > start {
-				// The line ends a document and belongs to none; one that would begin a
-				// document is kept in it, as kubectl keeps it.
-				chunks = append(chunks, chunk{data: data[start:i], line: startLine})
-				start, startLine = next, line+1
-			}
+		if rest := strings.TrimSpace(string(data[i+3 : end])); rest != "" && rest[0] != '#' {
+			bad(line, rest)
+		}
+		if i > start {
+			// The line ends a document and belongs to none; one that would begin a
+			// document is kept in it, as kubectl keeps it.
+			chunks = append(chunks, chunk{data: data[start:i], line: startLine})
+			start, startLine = next, line+1
 		}
 		i = next
-		line++
 	}
 	if start < len(data) {
 		last := data[start:]
@@ -69,6 +75,9 @@ func yamlChunks(data []byte, bad func(line int, text string)) []chunk {
 // isJSON reports whether kubectl reads data as a stream of JSON objects: its first
 // character other than white space is "{".
 func isJSON(data []byte) bool {
+	for len(data) > 0 && (data[0] == ' ' || data[0] == '\n' || data[0] == '\t' || data[0] == '\r') {
+		data = data[1:]
+	}
 	for len(data) > 0 {
 		r, size := utf8.DecodeRune(data)
 		if !unicode.IsSpace(r) {
@@ -77,6 +86,43 @@ func isJSON(data []byte) bool {
 		data = data[size:]
 	}
 	return false
+}
+
+// blankOrComments reports a document of nothing but blank lines and comment lines (spaces,
+// then "#" and anything up to the line's end), which the YAML reader reads as empty: a file
+// of megabytes of them need not be parsed. A tab, or anything else, leaves the reading to
+// the reader.
+func blankOrComments(data []byte) bool {
+	for len(data) > 0 {
+		i := 0
+		for i < len(data) && (data[i] == ' ' || data[i] == '\r') {
+			i++
+		}
+		switch {
+		case i == len(data):
+			return true
+		case data[i] == '\n':
+			data = data[i+1:]
+		case data[i] == '#':
+			end := bytes.IndexByte(data[i:], '\n')
+			if end < 0 {
+				return !containsBreak(data[i:])
+			}
+			if containsBreak(data[i : i+end]) {
+				return false
+			}
+			data = data[i+end+1:]
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// containsBreak reports a line break of the YAML reader's other than "\n" (NEL, LS, PS), after
+// which a comment's text would be content.
+func containsBreak(b []byte) bool {
+	return bytes.Contains(b, []byte("\u0085")) || bytes.Contains(b, []byte("\u2028")) || bytes.Contains(b, []byte("\u2029"))
 }
 
 // lineCount returns the number of lines of data as the YAML reader counts them: line feeds,
@@ -90,8 +136,8 @@ func lineCount(data []byte) int {
 }
 
 // NodeBound bounds, without parsing data, the number of nodes the YAML reader can make of
-// its largest document, which bounds the memory of reading it (about 200 bytes a node):
-// every node begins after a line break or an indicator.
+// its largest document, which bounds the memory of reading it (about 200 bytes a node).
+// See nodeBound for how.
 func NodeBound(data []byte) int {
 	most, start := 0, 0
 	for i := 0; i < len(data); {
@@ -99,27 +145,101 @@ func NodeBound(data []byte) int {
 		if j < 0 {
 			break
 		}
-		most = max(most, separators(data[start:i+j+1]))
+		most = max(most, nodeBound(data[start:i+j+1]))
 		start = i + j + 1
 		i = start
 	}
-	return max(most, separators(data[start:]))
+	return max(most, nodeBound(data[start:]))
 }
 
-// separators bounds the number of nodes the YAML reader can make of data without parsing
-// it: every node follows a line break or one of the indicators , : - [ { ? or starts the
-// text, and an indicator that opens a collection or an entry (- [ { , ?) can be followed by
-// two nodes (a mapping and its first key, or a key and the null value of an entry
-// written without one).
-func separators(data []byte) int {
-	n := 2
-	for _, c := range data {
-		switch c {
-		case '\n', ':':
-			n++
-		case ',', '-', '[', '{', '?':
+// nodeBound bounds the number of nodes the YAML reader can make of the document data,
+// without parsing it. The reader makes a node of each scalar, alias and collection, and an
+// empty one where an indicator has nothing after it (a key without a value, "- " alone):
+//
+//   - a scalar or an alias starts a word: a run of bytes that begins after a line break
+//     (NEL, LS and PS too), the start of the text or one of the indicators below, and runs
+//     to the next of them; spaces do not end it, as a plain scalar may hold them. Each word
+//     counts one (a plain scalar over several lines, a quoted one holding ", " or ": ", or
+//     a comment that does, counts more than it makes: the bound stays an upper one without
+//     telling strings and comments apart, which a reader of bytes could get wrong);
+//   - ":" followed by white space, a flow indicator or the end, or right after a quote or a
+//     closing bracket (a JSON-like key), and "- ", count one when something follows on
+//     their line (the collection the entry may start), two when nothing does (and an empty
+//     value); "? ", "[" and "{" count two; "," "]" and "}" count one. A ":" or "-" inside a
+//     word ("repo:tag", "aks-pool-1") is part of it, as it is to the reader.
+//
+// So text of long strings, comments and blank lines counts little, as it makes few nodes;
+// the node list of a real cluster counts about twice the nodes it makes.
+func nodeBound(data []byte) int {
+	n := 2 // the document and its root
+	word := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '\n' || c == '\r':
+			word = false
+		case c == 0xc2 && i+1 < len(data) && data[i+1] == 0x85, // NEL
+			c == 0xe2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9): // LS, PS
+			word = false
+		case c == ' ' || c == '\t':
+		case c == '[' || c == '{':
 			n += 2
+			word = false
+		case c == ',' || c == ']' || c == '}':
+			n++
+			word = false
+		case c == '?' && indicator(data, i):
+			n += 2
+			word = false
+		case (c == ':' || c == '-') && indicator(data, i):
+			n += 1 + emptyAfter(data, i+1)
+			word = false
+		default:
+			if !word {
+				n++
+				word = true
+			}
 		}
 	}
 	return n
+}
+
+// emptyAfter is 1 when nothing follows data[i:] on its line but blanks, a comment, or a flow
+// indicator that ends an entry: an empty node may come there; 0 otherwise.
+func emptyAfter(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t') {
+		i++
+	}
+	if i == len(data) {
+		return 1
+	}
+	switch data[i] {
+	case '\n', '\r', '#', ',', ']', '}', 0xc2, 0xe2:
+		return 1
+	}
+	return 0
+}
+
+// indicator reports whether the ":", "-" or "?" at data[i] can be an indicator to the YAML
+// reader: followed by white space or the end; a ":" or "?" also followed by a flow
+// indicator, and a ":" right after a quote or a closing bracket.
+func indicator(data []byte, i int) bool {
+	if i+1 == len(data) {
+		return true
+	}
+	switch next := data[i+1]; {
+	case next == ' ' || next == '\t' || next == '\n' || next == '\r':
+		return true
+	case next == 0xc2 || next == 0xe2:
+		return true // a NEL, LS or PS perhaps: count it, as the bound must hold
+	case data[i] != '-' && (next == ',' || next == '[' || next == ']' || next == '{' || next == '}'):
+		return true
+	}
+	if data[i] == ':' && i > 0 {
+		switch data[i-1] {
+		case '"', '\'', ']', '}':
+			return true
+		}
+	}
+	return false
 }

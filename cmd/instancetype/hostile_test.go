@@ -288,6 +288,23 @@ func hostileCases() []hostileCase {
 			want: []string{"FILE:2: instance_type: Invalid value: \"nnnn", "(300 bytes)\": must name an InstanceType: must be no more than 253 bytes"},
 		},
 		{
+			// Once 23 s and 400 MB: the reader cut, scanned for templates and parsed 64 MiB
+			// of line breaks line by line; a document of blank lines and comments is no
+			// longer parsed (about 0.5 s of processor time).
+			name: "64 MiB of blank lines",
+			data: func() []byte { return bytes.Repeat([]byte("\n"), manifest.MaxFileSize-1) },
+			code: cli.ExitOK,
+			why:  "blank lines are an empty document",
+			slow: true,
+		},
+		{
+			name: "one comment line of 64 MiB",
+			data: func() []byte { return append(bytes.Repeat([]byte("#"), manifest.MaxFileSize-1), '\n') },
+			code: cli.ExitOK,
+			why:  "a comment is an empty document",
+			slow: true,
+		},
+		{
 			name: "file one byte over the size limit",
 			data: func() []byte { return bytes.Repeat([]byte("#"), manifest.MaxFileSize+1) },
 			code: cli.ExitFindings,

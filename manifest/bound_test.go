@@ -1,0 +1,101 @@
+package manifest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+	"pgregory.net/rapid"
+)
+
+// The node bound holds: for any text the YAML reader reads, nodeBound of a document is at
+// least the number of nodes the reader makes of it (aliases counted once, not expanded).
+// It is what keeps a document's tree within MaxNodes before anything is parsed, so an
+// undercount is a memory bug. Checked on the corpora, on generated YAML of the shapes that
+// make empty nodes (keys without values, "- " alone, flow collections, JSON-like keys), and
+// by FuzzNodeBound on arbitrary bytes.
+
+// treeNodes counts the nodes of a tree as the reader made them.
+func treeNodes(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	c := 1
+	for _, k := range n.Content {
+		c += treeNodes(k)
+	}
+	return c
+}
+
+// checkBound checks the bound on every document of data the reader reads.
+func checkBound(t interface{ Fatalf(string, ...any) }, data []byte) {
+	for _, c := range yamlChunks(data, func(int, string) {}) {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(c.data, &doc); err != nil {
+			continue
+		}
+		if got, bound := treeNodes(&doc), nodeBound(c.data); got > bound {
+			t.Fatalf("nodeBound(%q) = %d; the reader makes %d nodes", c.data, bound, got)
+		}
+	}
+}
+
+func TestNodeBoundCorpus(t *testing.T) {
+	var files []string
+	for _, g := range []string{"testdata/oracle/*", "../examples/*/*.yaml", "../examples/*/*.json", "../cmd/instancetype/testdata/azureml/*"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d files", len(files))
+	}
+	for _, f := range files {
+		if info, err := os.Stat(f); err != nil || info.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range bytes.Split(data, []byte("\n####")) {
+			checkBound(t, c)
+		}
+	}
+}
+
+// yamlish draws text from the pieces of YAML that make nodes, with and without white space
+// between them.
+func yamlish() *rapid.Generator[string] {
+	pieces := []string{
+		"a", "b1", "-1", "x:y", "repo:tag", "aks-pool-1", "'q'", "\"q\"", "\"k\":", "'it''s'", "\"a # b\"",
+		":", ": ", "- ", "-", "? ", "?", ",", "[", "]", "{", "}", "[]", "{}", "&a ", "*a", "!!str ", "|", ">-",
+		" ", "  ", "\n", "\n  ", "\n    ", "# c\n", " #x", "\t", "\u2028", "\u0085", "---\n", "...\n", "~", "null",
+	}
+	return rapid.Custom(func(t *rapid.T) string {
+		var b bytes.Buffer
+		for range rapid.IntRange(0, 40).Draw(t, "n") {
+			b.WriteString(rapid.SampledFrom(pieces).Draw(t, "piece"))
+		}
+		return b.String()
+	})
+}
+
+func TestNodeBoundProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		checkBound(t, []byte(yamlish().Draw(t, "text")))
+	})
+}
+
+func FuzzNodeBound(f *testing.F) {
+	for _, s := range []string{"a: 1\nb:\n- \n- x\n", "{a, b: [c, {d: e}], \"f\":g}", "? a\n? b\n: c\n", "- - - \n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<14 {
+			return
+		}
+		checkBound(t, data)
+	})
+}
