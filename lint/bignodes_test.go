@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/amlarc-go/instancetypes/lint"
@@ -75,5 +77,30 @@ func TestUnreadableNodesAreOneFinding(t *testing.T) {
 	}
 	if _, ok := r.Fit("small"); ok {
 		t.Error("a fit reported against nodes that could not be read")
+	}
+}
+
+// Counts are right whatever the input: a List of more Nodes than were once read in one part
+// (256) is one document, skipped, not "-1 documents checked, 2 skipped"; a directory whose
+// only manifest is a dangling symlink is one file with one problem, not "1 problem in 1
+// file; 0 files".
+func TestCounts(t *testing.T) {
+	r, err := lint.Run([]lint.Input{lint.Bytes("nodes.yaml", bigNodeList(t, 300))}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Files != 1 || r.Documents != 0 || len(r.Skipped) != 1 || !strings.HasPrefix(r.Skipped[0].Reason, "300 Nodes") || len(r.Findings) != 0 {
+		t.Errorf("a List of 300 Nodes: %d files, %d documents, skipped %v, findings %v; want 1 file, 0 documents, the list skipped once", r.Files, r.Documents, r.Skipped, findings(r))
+	}
+	dir := t.TempDir()
+	if err := os.Symlink("gone.yaml", filepath.Join(dir, "dangling.yaml")); err != nil {
+		t.Skip(err)
+	}
+	r, err = lint.Run([]lint.Input{lint.Path(dir)}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Files != 1 || len(r.Findings) != 1 {
+		t.Errorf("a dangling symlink alone: %d files, findings %v; want 1 file and its finding", r.Files, findings(r))
 	}
 }

@@ -3,6 +3,8 @@ package manifest
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/internal/clip"
+
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
@@ -160,8 +162,15 @@ func (d *Document) Position(path string) Position {
 	return pos
 }
 
+// MaxFieldLen is the longest field path a finding repeats. A path holds the keys above
+// the offending node, which a file may make as long as a scalar may be (MaxScalarSize): a
+// longer path is cut, as values are, so that one long key does not repeat in full in every
+// finding below it. The finding's line still leads to the node.
+const MaxFieldLen = 1024
+
 // Locate returns the findings of errs, each with the position of its field in the
-// document's file, in the order of errs. Errors of the document's own decoding (its Errors)
+// document's file, in the order of errs. A field path longer than MaxFieldLen is cut in
+// the finding (which then holds a copy of its error). Errors of the document's own decoding (its Errors)
 // are placed where decoding found them, with their FindingType. Any other error, of
 // validation, is left out when it is at or below a value that decoding refused (see
 // Refused), as it says the same mistake again ("Required value" for a cpu written as a
@@ -173,14 +182,24 @@ func (d *Document) Locate(errs field.ErrorList) []Finding {
 	out := make([]Finding, 0, len(errs))
 	for _, e := range errs {
 		if pos, typ, ok := d.at.place(e); ok {
-			out = append(out, Finding{File: d.File, Position: pos, Err: e, Type: typ})
+			out = append(out, Finding{File: d.File, Position: pos, Err: clipField(e), Type: typ})
 			continue
 		}
 		pos, refused := d.at.lookup(e.Field)
 		if refused {
 			continue
 		}
-		out = append(out, Finding{File: d.File, Position: pos, Err: e})
+		out = append(out, Finding{File: d.File, Position: pos, Err: clipField(e)})
 	}
 	return out
+}
+
+// clipField returns e, or a copy of it with its field path cut to MaxFieldLen.
+func clipField(e *field.Error) *field.Error {
+	if len(e.Field) <= MaxFieldLen {
+		return e
+	}
+	c := *e
+	c.Field = clip.To(e.Field, MaxFieldLen)
+	return &c
 }

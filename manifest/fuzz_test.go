@@ -370,6 +370,9 @@ func checkClipped(t *testing.T, fs []manifest.Finding) {
 		if s, ok := x.Err.BadValue.(string); (ok && len(s) > validate.MaxValueLen+32) || len(x.Err.Detail) > maxDetailLen {
 			t.Errorf("finding repeats %d bytes of its value: %.200s", len(s), x)
 		}
+		if len(x.Err.Field) > manifest.MaxFieldLen+32 {
+			t.Errorf("finding repeats a field path of %d bytes: %.200s", len(x.Err.Field), x)
+		}
 	}
 }
 

@@ -316,3 +316,21 @@ func TestDecodingFindingsClipValues(t *testing.T) {
 		}
 	}
 }
+
+// Output is bounded by the mistake, not the input: a key of 60 KB (within MaxScalarSize)
+// above several mistakes is cut in each finding's field path, as values are.
+func TestLongKeysAreClippedInFieldPaths(t *testing.T) {
+	t.Parallel()
+	key := strings.Repeat("k", 60000)
+	src := typeHeader + "metadata: {name: a}\nspec:\n  nodeSelector:\n    ? " + key + "\n    : v\n" +
+		"x:\n  ? " + key + "\n  : {a: 1, a: 2, b: .inf}\n"
+	fs := manifest.Parse("t.yaml", []byte(src)).Findings()
+	if len(fs) < 3 {
+		t.Fatalf("findings:%s; want several", messages(fs))
+	}
+	for _, x := range fs {
+		if n := len(x.String()); n > 4*1024 {
+			t.Errorf("a finding of %d bytes: %.300s", n, x)
+		}
+	}
+}

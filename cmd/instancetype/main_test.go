@@ -488,3 +488,26 @@ func TestEmptyAndUnrelatedInputs(t *testing.T) {
 		t.Errorf("resolve: exit %d, %q", r.code, r.stdout)
 	}
 }
+
+// A usage error repeats what the user gave (a flag, a path, a --node-selector value) escaped
+// and clipped: no raw line break or terminal escape reaches standard error, and a huge
+// argument makes a short message.
+func TestUsageErrorsAreEscaped(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"validate", "--node-selector", "a=b\x1b[31m\nforged line", "x.yaml"},
+		{"validate", "nope\x1b[2J\n.yaml"},
+		{"validate", "--bogus\a\n", "x.yaml"},
+		{"validate", "--exclude", "[\n", "."},
+		{"valid\x1bate"},
+		{"validate", strings.Repeat("p", 100000)},
+	} {
+		r := runBinary(t, dir, "", args...)
+		if r.code != cli.ExitUsage {
+			t.Errorf("%.60q: exit %d; want %d", args, r.code, cli.ExitUsage)
+		}
+		if strings.ContainsAny(r.stderr, "\x1b\a") || strings.Contains(r.stderr, "\nforged") || len(r.stderr) > 8<<10 {
+			t.Errorf("%.60q: stderr %.300q; want one escaped, short line", args, r.stderr)
+		}
+	}
+}

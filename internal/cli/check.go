@@ -17,7 +17,7 @@ func runCheck(cmd string, args []string, e Env) int {
 	}
 	o, err := parseFlags(cmd, args)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "instancetype %s: %v\nRun 'instancetype help %s' for usage.\n", cmd, err, cmd)
+		fmt.Fprintf(e.Stderr, "instancetype %s: %s\nRun 'instancetype help %s' for usage.\n", cmd, userText(err.Error()), cmd)
 		return ExitUsage
 	}
 	if len(o.paths) == 0 && cmd != "list" {
@@ -34,7 +34,7 @@ func runCheck(cmd string, args []string, e Env) int {
 		NoPlacements: cmd != "resolve",
 	})
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "instancetype %s: %v\n", cmd, describe(err))
+		fmt.Fprintf(e.Stderr, "instancetype %s: %s\n", cmd, userText(describe(err)))
 		return ExitUsage
 	}
 	w := writer{Env: e, cmd: cmd}
@@ -44,7 +44,7 @@ func runCheck(cmd string, args []string, e Env) int {
 		err = w.text(r)
 	}
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "instancetype %s: writing output: %v\n", cmd, err)
+		fmt.Fprintf(e.Stderr, "instancetype %s: writing output: %s\n", cmd, userText(err.Error()))
 		return ExitUsage
 	}
 	if len(r.Findings) > 0 {

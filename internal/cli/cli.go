@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
 // Exit codes.
@@ -58,13 +60,13 @@ func Main(args []string, e Env) int {
 				fmt.Fprint(e.Stdout, text)
 				return ExitOK
 			}
-			fmt.Fprintf(e.Stderr, "instancetype: unknown command %q\n\n%s", rest[0], usage)
+			fmt.Fprintf(e.Stderr, "instancetype: unknown command %q\n\n%s", clip.String(rest[0]), usage)
 			return ExitUsage
 		}
 		fmt.Fprint(e.Stdout, usage)
 		return ExitOK
 	default:
-		fmt.Fprintf(e.Stderr, "instancetype: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(e.Stderr, "instancetype: unknown command %q\n\n%s", clip.String(cmd), usage)
 		return ExitUsage
 	}
 }

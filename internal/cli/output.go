@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/resolve"
@@ -233,6 +234,14 @@ func escape(s string) string {
 	}
 	return b.String()
 }
+
+// maxMessage is the longest error message the command prints, in bytes.
+const maxMessage = 2048
+
+// userText is a message that may repeat text from the command line or the file system (a
+// flag's value, a path): clipped, so that a huge argument makes a short message, and
+// escaped, so that it is one line of plain text whatever it holds.
+func userText(s string) string { return escape(clip.To(s, maxMessage)) }
 
 // printable reports a character safe on one line of a terminal.
 func printable(r rune) bool {

@@ -14,11 +14,16 @@ const MaxLen = 256
 
 // String returns s, or for text longer than MaxLen its first MaxLen bytes followed by
 // "... (N bytes)". It allocates only when it cuts.
-func String(s string) string {
-	if len(s) <= MaxLen {
+func String(s string) string { return To(s, MaxLen) }
+
+// To returns s, or for text longer than max bytes its first max bytes (at a UTF-8
+// boundary) followed by "... (N bytes)": for longer text than a value, such as a whole
+// message that quotes values, or a field path. It allocates only when it cuts.
+func To(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
-	n := MaxLen
+	n := max
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
