@@ -65,6 +65,7 @@ type source struct {
 	// size is what the source holds, in bytes, or -1 when that is not known before
 	// reading it (a reader, a pipe, a device): the read budget is taken before reading.
 	size func() int64
+	once bool // it can be read once only: a reader
 }
 
 // expand lists the files of inputs: directories walked, each file once, excluded paths
@@ -93,7 +94,7 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 			add("", source{name: in.name, read: func() ([]byte, error) { return data, nil }, size: func() int64 { return int64(len(data)) }})
 		case inputReader:
 			r := in.r
-			add("", source{name: in.name, read: func() ([]byte, error) { return readAll(r, -1) }, size: unknownSize})
+			add("", source{name: in.name, read: func() ([]byte, error) { return readAll(r, -1) }, size: unknownSize, once: true})
 		case inputPath:
 			info, err := os.Stat(in.path)
 			if err != nil {
@@ -111,7 +112,8 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 					}
 					f.Close()
 				}
-				add(absKey(p), source{name: p, read: func() ([]byte, error) { return readFile(nil, p) }, size: osSize(p)})
+				add(absKey(p), source{name: p, read: func() ([]byte, error) { return readFile(nil, p) }, size: osSize(p),
+					once: !info.Mode().IsRegular()}) // a pipe, as the shell's <(…) hands one over
 				continue
 			}
 			n, ps, sk := walk(os.DirFS(in.path), ".", exclude, func(rel string) {

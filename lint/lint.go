@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -91,8 +92,10 @@ type run struct {
 	inputTypes map[string]bool
 	// later are the findings about a file found once every file is read: of its names
 	// and its workloads.
-	later  map[*fileResult][]Finding
-	report *Report
+	later map[*fileResult][]Finding
+	// pendingBytes is about the memory the workloads kept take (see maxPending).
+	pendingBytes atomic.Int64
+	report       *Report
 }
 
 // start checks the options, lists the files of the inputs, and reads the cluster's
@@ -209,14 +212,39 @@ func (r *run) checkNames() {
 // in the documents kept when the files were read.
 func (r *run) checkWorkloads() {
 	w := workloadCheck{catalog: r.report.Catalog, opts: r.vopts, index: r.index, inputTypes: r.inputTypes, keep: !r.opts.NoPlacements}
+	check := func(f *fileResult, p *pending) {
+		pl, fs := w.check(p)
+		if w.keep {
+			r.report.Placements = append(r.report.Placements, pl)
+		}
+		r.later[f] = append(r.later[f], fs...)
+		r.report.Workloads++
+	}
 	for _, f := range r.files {
-		for _, d := range f.workloads {
-			ps, fs := w.check(d)
-			r.report.Placements = append(r.report.Placements, ps...)
-			r.later[f] = append(r.later[f], fs...)
-			r.report.Workloads += len(d.Workloads)
+		for i := range f.workloads {
+			check(f, &f.workloads[i])
 		}
 		f.workloads = nil
+		if !f.again {
+			continue
+		}
+		data, err := f.data, error(nil)
+		if data == nil {
+			data, err = f.src.read()
+		}
+		if err != nil {
+			// The file is gone or changed since it was read: say so rather than miss its
+			// workloads.
+			r.later[f] = append(r.later[f], manifest.FileProblem(f.name, 1, manifest.UnreadableFile, "cannot read again: "+pathError(err)))
+			continue
+		}
+		manifest.Scan(f.name, data, func(d *manifest.Document) {
+			for _, item := range d.Workloads {
+				p := keepWorkload(d, item)
+				check(f, &p)
+			}
+		})
+		f.data = nil
 	}
 }
 
@@ -369,67 +397,29 @@ type typeDef struct {
 	path    *field.Path
 }
 
-// workloadCheck resolves and checks the workloads of the inputs.
-type workloadCheck struct {
-	catalog    *resolve.Catalog
-	opts       validate.Options
-	index      *fit.Index
-	inputTypes map[string]bool
-	keep       bool // keep the placements
-}
-
-// check resolves every workload of the document d and returns the placements (when kept)
-// and the findings. Problems of decoding were reported when the file was read.
-func (c workloadCheck) check(d *manifest.Document) ([]Placement, []Finding) {
-	var ps []Placement
-	var fs []Finding
-	for _, w := range d.Workloads {
-		p, errs := validate.Placement(c.catalog, w.Object, w.Path, c.opts)
-		found := d.Locate(errs)
-		var fits *fit.Result
-		if c.index != nil && p.Found {
-			own := w.Object.Resources != nil && w.Object.Kind == resolve.Deployment
-			res := c.index.Check(fit.DemandOf(p.NodeSelector(), p.Requests(), p.Limits()))
-			fits = &res
-			if len(found) == 0 && (own || !c.inputTypes[p.InstanceType]) {
-				// The instance type's own fit is reported at it, when it is an input.
-				found = d.Locate(workloadFit(res, w, own))
-			}
-		}
-		if w.Note != "" {
-			for _, f := range found {
-				f.Err.Detail += " (" + w.Note + ")"
-			}
-		}
-		fs = append(fs, found...)
-		if c.keep {
-			ps = append(ps, Placement{
-				File: d.File, Line: w.Line, DocumentKind: w.Kind, Path: w.Path,
-				Workload: w.Object, Placement: p,
-				Resolved: p.Found && len(found) == 0 && len(w.Errors) == 0 && (fits == nil || fits.Fits > 0),
-				Fit:      fits,
-			})
-		}
-	}
-	return ps, fs
-}
-
 // fileResult is what reading one file found.
 type fileResult struct {
+	src       source
 	name      string
 	findings  []Finding // sorted, at most the limit
 	more      int       // findings left out of findings
 	skipped   []Skip
 	types     []typeDef
-	workloads []*manifest.Document // the documents that hold workloads, for checkWorkloads
+	workloads []pending // for checkWorkloads
+	// again reports a file whose workloads were not kept, the run's budget for them being
+	// spent: checkWorkloads reads it again. data holds its contents when its source cannot
+	// be read twice.
+	again     bool
+	data      []byte
 	documents int
 }
 
 // checkFile reads one file and checks what can be checked of it alone: decoding, and each
-// instance type by itself. It keeps the documents that hold workloads: their decoded
-// workloads and positions, not their trees.
+// instance type by itself. It keeps what the check of its workloads needs (see pending),
+// within the run's budget for them (maxPending); past it, the file is read again to check
+// them (fileResult.again).
 func (r *run) checkFile(s source, data []byte, err error) *fileResult {
-	res := &fileResult{name: s.name}
+	res := &fileResult{src: s, name: s.name}
 	if err != nil {
 		res.findings = []Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}
 		return res
@@ -465,8 +455,18 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 			}
 		}
 		keep(d.Locate(errs))
-		if len(d.Workloads) > 0 {
-			res.workloads = append(res.workloads, d)
+		if len(d.Workloads) == 0 || res.again {
+			return
+		}
+		if r.pendingBytes.Add(int64(len(d.Workloads))*pendingCost) > maxPending {
+			res.again, res.workloads = true, nil
+			if s.once {
+				res.data = data
+			}
+			return
+		}
+		for _, w := range d.Workloads {
+			res.workloads = append(res.workloads, keepWorkload(d, w))
 		}
 	})
 	keep(f.Errors)
@@ -595,6 +595,14 @@ func inParallel(srcs []source, work func(i int, data []byte, err error)) {
 	close(next)
 	wg.Wait()
 }
+
+// maxPending bounds the memory a run takes for the workloads it keeps until the catalog is
+// formed (about pendingCost bytes each): about 55,000 workloads. The files that hold more
+// are read a second time once it is formed, so that memory stays bounded whatever the
+// number of workloads, and most runs read every file once.
+var maxPending int64 = 32 << 20 // a variable for tests
+
+const pendingCost = 600
 
 // readCost is the share of the budget taken before reading a file of the given size: a
 // quarter of its bytes (manifests hold fewer nodes than that), so that the files read at

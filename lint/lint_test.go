@@ -409,3 +409,45 @@ func TestUnopenableNamedInput(t *testing.T) {
 		t.Errorf("Run = %v; want a permission error", err)
 	}
 }
+
+// Past its budget for the workloads it keeps until the catalog is formed, a run reads the
+// files that hold the rest a second time: the report is the same either way, every file,
+// a reader's included, checked.
+func TestWorkloadsPastTheBudget(t *testing.T) {
+	deployments := func(n int, typ string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "---\nendpoint_name: e\nname: d%d\ninstance_type: %s\nresources:\n  requests: {cpu: %dm, memory: 1Gi}\n", i, typ, 100*(i%30))
+		}
+		return b.String()
+	}
+	inputs := func() []lint.Input {
+		return []lint.Input{
+			lint.Bytes("a.yaml", []byte(deployments(40, "small"))),
+			lint.Reader("b.yaml", strings.NewReader(deployments(40, "nosuch"))),
+			lint.Bytes("types.yaml", []byte(instanceType("small", okResources))),
+			lint.Bytes("c.yaml", []byte(deployments(40, "small"))),
+		}
+	}
+	want, err := lint.Run(inputs(), lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lint.SetMaxPending(1000)()
+	got, err := lint.Run(inputs(), lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(findings(got), findings(want)) || len(want.Findings) < 40 {
+		t.Errorf("past the budget: findings %v\nwithin it: %v", findings(got), findings(want))
+	}
+	if len(got.Placements) != 120 || got.Workloads != 120 || len(want.Placements) != 120 {
+		t.Fatalf("placements %d and %d, workloads %d; want 120", len(got.Placements), len(want.Placements), got.Workloads)
+	}
+	for i := range got.Placements {
+		g, w := got.Placements[i], want.Placements[i]
+		if g.File != w.File || g.Line != w.Line || g.Resolved != w.Resolved || g.InstanceType != w.InstanceType {
+			t.Errorf("placement %d: %s:%d %s %v; within the budget %s:%d %s %v", i, g.File, g.Line, g.InstanceType, g.Resolved, w.File, w.Line, w.InstanceType, w.Resolved)
+		}
+	}
+}

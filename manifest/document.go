@@ -1,6 +1,9 @@
 package manifest
 
 import (
+	"cmp"
+	"slices"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/internal/clip"
@@ -190,6 +193,56 @@ func (d *Document) Locate(errs field.ErrorList) []Finding {
 			continue
 		}
 		out = append(out, Finding{File: d.File, Position: pos, Err: clipField(e)})
+	}
+	return out
+}
+
+// A Locator places findings of validation as [Document.Locate] places them, for a few
+// paths of a document, once the document is gone: it keeps of the document's table only what
+// was recorded for those paths, a few bytes each. A caller that checks an object of a
+// document later (package lint checks each workload once the catalog is formed) keeps a
+// Locator rather than the document. The zero Locator places every finding at line 1.
+type Locator struct {
+	file  string
+	start Position
+	at    []entry // sorted by hash
+}
+
+// Locator returns a Locator of the findings at or below the given paths (field paths
+// relative to the document, as field.Path.String renders them), at or below the node at
+// base (the object's place, nil for the document itself). A finding is placed at the
+// longest of the paths recorded that is its path or a parent of it, else at base; it is
+// left out when one of those paths was refused, as Locate leaves it out. So the paths
+// given are those the object's findings can be at, and the paths above them that decoding
+// may have refused.
+func (d *Document) Locator(base *field.Path, paths ...string) Locator {
+	if !d.at.indexed {
+		d.at.index()
+	}
+	start := d.at.start
+	if base != nil {
+		start = d.Position(base.String())
+	}
+	l := Locator{file: d.File, start: start}
+	for _, p := range paths {
+		if e, ok := find(d.at.entries, hashPathString(p)); ok {
+			l.at = append(l.at, e)
+		}
+	}
+	slices.SortFunc(l.at, func(a, b entry) int { return cmp.Compare(a.hash, b.hash) })
+	l.at = slices.CompactFunc(slices.Clip(l.at), func(a, b entry) bool { return a.hash == b.hash })
+	return l
+}
+
+// Locate is Document.Locate for findings of validation at the Locator's paths: each placed,
+// those at or below a refused value left out.
+func (l Locator) Locate(errs field.ErrorList) []Finding {
+	out := make([]Finding, 0, len(errs))
+	for _, e := range errs {
+		pos, refused := lookupEntries(l.at, l.start, e.Field)
+		if !refused {
+			out = append(out, Finding{File: l.file, Position: pos, Err: clipField(e)})
+		}
 	}
 	return out
 }

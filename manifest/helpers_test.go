@@ -86,3 +86,12 @@ func slow(t *testing.T) {
 		t.Skip("slow: set INSTANCETYPES_SLOW_TESTS=1 to run (.ci/run does)")
 	}
 }
+
+// sized is small in the quick run of the tests, large with INSTANCETYPES_SLOW_TESTS set: the
+// size of an input whose cost is the test's point.
+func sized(small, large int) int {
+	if os.Getenv("INSTANCETYPES_SLOW_TESTS") == "" {
+		return small
+	}
+	return large
+}

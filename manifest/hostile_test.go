@@ -100,11 +100,7 @@ func TestHostileInput(t *testing.T) {
 		{"1 MB JSON string", `{"kind": "InstanceType", "metadata": {"name": "` + strings.Repeat("v", 1<<20) + `"}}`, manifest.InputLimit, "document ignored: a value of 1048576 bytes, more than 65536", 0},
 		{"1 MB JSON number", `{"kind": "InstanceType", "spec": {"resources": {"limits": {"cpu": 1` + strings.Repeat("0", 1<<20) + `}}}}`, manifest.InputLimit, "document ignored: a value of 1048577 bytes", 0},
 		{"1 MB JSON key", `{"kind": "InstanceType", "` + strings.Repeat("k", 1<<20) + `": 1}`, manifest.InputLimit, "document ignored: a value of 1048576 bytes", 0},
-		{"file over the size limit", strings.Repeat("#", manifest.MaxFileSize+1), manifest.InputLimit, "file too large: more than 67108864 bytes", 0},
 		{"a document of more nodes than MaxNodes", header + "spec: [" + strings.Repeat("1,", manifest.MaxNodes/2) + "]\n", manifest.InputLimit, "document too large: about", 0},
-		// kubectl reads the file as YAML when its first JSON value fails: then it is the YAML
-		// reader's limit.
-		{"a JSON document of more nodes than MaxNodes", `{"kind": "InstanceType", "spec": [` + strings.Repeat("1,", manifest.MaxNodes) + "1]}", manifest.InputLimit, "document too large", 0},
 		{"an alias into itself", "endpoint_name: e\nx: &a {k: *a}\n", "", "an alias to a node that contains it", 1},
 		{"an alias into itself in metadata", header + "metadata:\n  name: bomb\n  ownerReferences: &a [*a]\n", "", "an alias to a node that contains it", 1},
 		{"an alias into itself as a merge", header + "metadata: &m\n  name: m\n  <<: *m\n", "", "an alias to a node that contains it", 1},
@@ -142,6 +138,29 @@ func TestHostileInput(t *testing.T) {
 	manifest.Parse("printable.yaml", printable)
 }
 
+// TestHostileLargeInput: the inputs of TestHostileInput that take tens of megabytes to
+// build and read (slow).
+func TestHostileLargeInput(t *testing.T) {
+	slow(t)
+	for _, tt := range []struct {
+		name string
+		data string
+		typ  manifest.FindingType
+		want string
+	}{
+		{"file over the size limit", strings.Repeat("#", manifest.MaxFileSize+1), manifest.InputLimit, "file too large: more than 67108864 bytes"},
+		// kubectl reads the file as YAML when its first JSON value fails: then it is the YAML
+		// reader's limit.
+		{"a JSON document of more nodes than MaxNodes", `{"kind": "InstanceType", "spec": [` + strings.Repeat("1,", manifest.MaxNodes) + "1]}", manifest.InputLimit, "document too large"},
+	} {
+		f := manifest.Parse("hostile.yaml", []byte(tt.data))
+		fs := f.Findings()
+		if len(fs) != 1 || fs[0].Type != tt.typ || !strings.Contains(fs[0].Message(), tt.want) || len(f.Documents) != 0 {
+			t.Errorf("%s: findings%s, %d documents; want one %s finding saying %q", tt.name, messages(fs), len(f.Documents), tt.typ, tt.want)
+		}
+	}
+}
+
 // tinyDocuments returns n InstanceType documents of one name each.
 func tinyDocuments(n int) []byte {
 	var b strings.Builder
@@ -175,10 +194,11 @@ func scanMany(t *testing.T, n int) time.Duration {
 }
 
 // TestManyDocuments: the limits of a document are its own: 24,000 tiny InstanceType
-// documents, some 200,000 nodes together, are all read, each with its position.
+// documents (4,000 in the quick run), some 200,000 nodes together, are all read, each with
+// its position.
 func TestManyDocuments(t *testing.T) {
 	t.Parallel() // heavy: the package's other tests run beside it
-	scanMany(t, 24000)
+	scanMany(t, sized(4000, 24000))
 }
 
 // TestManyDocumentsLinear: the work per document is constant: ten times the documents
@@ -198,25 +218,28 @@ func TestManyDocumentsLinear(t *testing.T) {
 
 func TestManyEmptyDocuments(t *testing.T) {
 	t.Parallel() // heavy: the package's other tests run beside it
-	data := strings.Repeat("---\n", 200000) + typeHeader + "metadata: {name: last}\n"
+	n := sized(20000, 200000)
+	data := strings.Repeat("---\n", n) + typeHeader + "metadata: {name: last}\n"
 	f := manifest.Parse("many.yaml", []byte(data))
 	if fs := f.Findings(); len(fs) != 0 {
 		t.Fatalf("findings:%s; want none", messages(fs))
 	}
 	d := oneDocument(t, f)
-	if d.Line != 200001 || f.Count != 1 || d.Index != 0 {
-		t.Errorf("document on line %d, index %d, of %d; want line 200001, index 0, of 1", d.Line, d.Index, f.Count)
+	if d.Line != n+1 || f.Count != 1 || d.Index != 0 {
+		t.Errorf("document on line %d, index %d, of %d; want line %d, index 0, of 1", d.Line, d.Index, f.Count, n+1)
 	}
 }
 
 func TestHugeList(t *testing.T) {
 	t.Parallel() // heavy: the package's other tests run beside it
-	f := manifest.Parse("big.yaml", bigList(20000))
+	n := sized(2000, 20000)
+	f := manifest.Parse("big.yaml", bigList(n))
 	if fs := f.Findings(); len(fs) != 0 {
 		t.Fatalf("findings:%.2000s; want none", messages(fs))
 	}
 	d := oneDocument(t, f)
-	if len(d.InstanceTypes) != 20000 || d.InstanceTypes[19999].Object.Name != "it-19999" || d.InstanceTypes[19999].Path.String() != "items[19999]" {
+	last := d.InstanceTypes[len(d.InstanceTypes)-1]
+	if len(d.InstanceTypes) != n || last.Object.Name != fmt.Sprint("it-", n-1) || last.Path.String() != fmt.Sprint("items[", n-1, "]") {
 		t.Errorf("%d items, the last %q at %s", len(d.InstanceTypes), d.InstanceTypes[len(d.InstanceTypes)-1].Object.Name, d.InstanceTypes[len(d.InstanceTypes)-1].Path)
 	}
 }
@@ -227,7 +250,7 @@ func TestManyMistakes(t *testing.T) {
 	t.Parallel() // heavy: the package's other tests run beside it
 	var b strings.Builder
 	b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n")
-	const n = 5000
+	n := sized(1000, 5000)
 	for i := range n {
 		fmt.Fprintf(&b, "- {metadata: {name: t%d}, x: 1}\n", i)
 	}
@@ -290,7 +313,7 @@ func TestAliasedMistakesAreNotAmplified(t *testing.T) {
 // A limit of the reader is an InputLimit finding, whichever document of a JSON stream meets
 // it.
 func TestJSONLimitIsAnInputLimit(t *testing.T) {
-	t.Parallel()
+	slow(t)
 	doc := `{"kind": "InstanceType"}` + "\n"
 	data := doc + doc + `{"kind": "InstanceType", "spec": [` + strings.Repeat("1,", manifest.MaxNodes) + "1]}"
 	f := manifest.Parse("big.json", []byte(data))

@@ -438,6 +438,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 	}
 	d.unreported()
 	doc.Errors, doc.refusal = d.errs, d.refusal
+	d.at.index() // sorted, and no larger than it needs to be
 	if whole {
 		for i := range doc.InstanceTypes {
 			doc.InstanceTypes[i].Errors = doc.Errors

@@ -31,11 +31,20 @@ type positions struct {
 	start   Position // the document's first line, for a path nothing recorded is above
 }
 
-// entry is one record of a path: its position, or that its value was refused.
+// entry is one record of a path: its position, or that its value was refused; 16 bytes.
 type entry struct {
-	hash         uint64
-	line, column int32 // 0 for a refusal
-	refused      bool
+	hash   uint64
+	line   int32  // 0 for a refusal alone
+	column uint32 // the refused bit, and the column
+}
+
+// refusedBit marks, in entry.column, a path whose value was refused.
+const refusedBit = 1 << 31
+
+func (e entry) refused() bool { return e.column&refusedBit != 0 }
+
+func (e entry) pos() Position {
+	return Position{Line: int(e.line), Column: int(e.column &^ refusedBit)}
 }
 
 // ownFinding is where a finding of the decoder's own is, and its type ("" for a finding
@@ -51,6 +60,8 @@ var pathSeed = maphash.MakeSeed()
 
 func hashPath(text []byte) uint64 { return maphash.Bytes(pathSeed, text) }
 
+func hashPathString(text string) uint64 { return maphash.String(pathSeed, text) }
+
 // newPositions returns a table for about n records.
 func newPositions(n int) *positions {
 	return &positions{entries: make([]entry, 0, n)}
@@ -58,12 +69,12 @@ func newPositions(n int) *positions {
 
 // set records pos as the position of the path whose text is given.
 func (t *positions) set(text []byte, pos Position) {
-	t.entries = append(t.entries, entry{hash: hashPath(text), line: int32(pos.Line), column: int32(pos.Column)})
+	t.entries = append(t.entries, entry{hash: hashPath(text), line: int32(pos.Line), column: uint32(min(pos.Column, refusedBit-1))})
 }
 
 // refuse records that decoding refused the value of the path whose text is given.
 func (t *positions) refuse(text []byte) {
-	t.entries = append(t.entries, entry{hash: hashPath(text), refused: true})
+	t.entries = append(t.entries, entry{hash: hashPath(text), column: refusedBit})
 }
 
 // addOwn records a finding of the decoder's own, at pos (or, with the zero pos, at its
@@ -91,21 +102,22 @@ func (t *positions) index() {
 			out = append(out, e)
 			continue
 		}
-		if e.line != 0 && (last.line == 0 || e.line < last.line || e.line == last.line && e.column < last.column) {
+		refused := (last.column | e.column) & refusedBit
+		if e.line != 0 && (last.line == 0 || e.line < last.line || e.line == last.line && e.pos().Column < last.pos().Column) {
 			last.line, last.column = e.line, e.column
 		}
-		last.refused = last.refused || e.refused
+		last.column |= refused
 	}
 	t.entries = slices.Clip(out)
 }
 
-// find returns the entry of the path whose hash is h.
-func (t *positions) find(h uint64) (entry, bool) {
-	i, ok := slices.BinarySearchFunc(t.entries, h, func(e entry, h uint64) int { return cmp.Compare(e.hash, h) })
+// find returns the entry of the path whose hash is h among entries sorted by hash.
+func find(entries []entry, h uint64) (entry, bool) {
+	i, ok := slices.BinarySearchFunc(entries, h, func(e entry, h uint64) int { return cmp.Compare(e.hash, h) })
 	if !ok {
 		return entry{}, false
 	}
-	return t.entries[i], true
+	return entries[i], true
 }
 
 // lookup answers for path: the position of the longest recorded path that is path or a
@@ -115,7 +127,13 @@ func (t *positions) lookup(path string) (pos Position, refused bool) {
 	if !t.indexed {
 		t.index()
 	}
-	pos = t.start
+	return lookupEntries(t.entries, t.start, path)
+}
+
+// lookupEntries is positions.lookup over entries sorted by hash, with start for a path
+// nothing recorded is above.
+func lookupEntries(entries []entry, start Position, path string) (pos Position, refused bool) {
+	pos = start
 	if path == "<nil>" { // a nil *field.Path: the document itself
 		path = ""
 	}
@@ -128,11 +146,11 @@ func (t *positions) lookup(path string) (pos Position, refused bool) {
 		}
 		h.WriteString(path[from:i])
 		from = i
-		if e, ok := t.find(h.Sum64()); ok {
+		if e, ok := find(entries, h.Sum64()); ok {
 			if e.line != 0 {
-				pos = Position{Line: int(e.line), Column: int(e.column)}
+				pos = e.pos()
 			}
-			refused = refused || e.refused
+			refused = refused || e.refused()
 		}
 	}
 	return pos, refused

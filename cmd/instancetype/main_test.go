@@ -20,28 +20,27 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// binary is the instancetype command, built once for all tests.
+// binary is the instancetype command the tests run as a process: this test binary, which
+// runs main when asCommandEnv is set (as it is for every process the tests start), so that
+// no second binary has to be built and linked. main is all the command is.
 var binary string
+
+// asCommandEnv, set to 1, makes the test binary the command.
+const asCommandEnv = "INSTANCETYPES_TEST_AS_COMMAND"
 
 func TestMain(m *testing.M) {
 	launchIfAsked()
+	if os.Getenv(asCommandEnv) == "1" {
+		main()
+	}
 	flag.Parse()
-	dir, err := os.MkdirTemp("", "instancetype-test")
+	self, err := os.Executable()
 	if err != nil {
 		panic(err)
 	}
-	binary = filepath.Join(dir, "instancetype")
-	if runtime.GOOS == "windows" {
-		binary += ".exe"
-	}
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		panic("building instancetype: " + err.Error())
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	binary = self
+	os.Setenv(asCommandEnv, "1") // for every process the tests start
+	os.Exit(m.Run())
 }
 
 // slow skips a test unless INSTANCETYPES_SLOW_TESTS is set, as .ci/run sets it: the heavy

@@ -1,0 +1,137 @@
+package lint
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/validate"
+)
+
+// pending is a workload kept from the reading of its file until the catalog is formed: what
+// its check needs, in a few hundred bytes, not its document. Its resources are kept as a
+// list of amounts rather than the maps a Workload holds, and its positions as a Locator of
+// the paths its findings can be at.
+type pending struct {
+	file      string
+	line      int
+	kind      manifest.Kind
+	path      *field.Path
+	note      string
+	w         resolve.Workload // Resources nil: see res
+	res       []resourceAmount
+	sections  uint8 // which of requests and limits the resources section has (hasRequests, hasLimits)
+	hasRes    bool  // a resources section
+	decodeErr bool  // decoding found a problem in it: its placement is not resolved
+	at        manifest.Locator
+}
+
+const (
+	hasRequests = 1 << iota
+	hasLimits
+)
+
+// resourceAmount is one amount of a workload's requests or limits.
+type resourceAmount struct {
+	name  instancetype.ResourceName
+	a     instancetype.Amount
+	limit bool
+}
+
+// keepWorkload keeps what the check of the workload w of d needs.
+func keepWorkload(d *manifest.Document, w manifest.Item[*resolve.Workload]) pending {
+	p := pending{file: d.File, line: w.Line, kind: w.Kind, path: w.Path, note: w.Note, w: *w.Object, decodeErr: len(w.Errors) > 0}
+	p.w.Resources = nil
+	// The paths its findings can be at, and those above them that decoding may refuse.
+	res := w.Object.ResourcesPath(w.Path)
+	paths := []string{w.Object.InstanceTypePath(w.Path).String(), res.String(), res.Child("requests").String(), res.Child("limits").String()}
+	if r := w.Object.Resources; r != nil {
+		p.hasRes = true
+		for _, list := range [...]struct {
+			l     instancetype.ResourceList
+			name  string
+			bit   uint8
+			limit bool
+		}{{r.Requests, "requests", hasRequests, false}, {r.Limits, "limits", hasLimits, true}} {
+			if list.l == nil {
+				continue
+			}
+			p.sections |= list.bit
+			at := res.Child(list.name)
+			for name, a := range list.l {
+				p.res = append(p.res, resourceAmount{name: name, a: a, limit: list.limit})
+				paths = append(paths, at.Key(string(name)).String())
+			}
+		}
+	}
+	p.at = d.Locator(w.Path, paths...)
+	return p
+}
+
+// workload returns the workload again, its resources section in maps.
+func (p *pending) workload() *resolve.Workload {
+	w := p.w
+	if !p.hasRes {
+		return &w
+	}
+	r := &instancetype.ResourceRequirements{}
+	if p.sections&hasRequests != 0 {
+		r.Requests = instancetype.ResourceList{}
+	}
+	if p.sections&hasLimits != 0 {
+		r.Limits = instancetype.ResourceList{}
+	}
+	for _, e := range p.res {
+		if e.limit {
+			r.Limits[e.name] = e.a
+		} else {
+			r.Requests[e.name] = e.a
+		}
+	}
+	w.Resources = r
+	return &w
+}
+
+// workloadCheck resolves and checks the workloads of the inputs.
+type workloadCheck struct {
+	catalog    *resolve.Catalog
+	opts       validate.Options
+	index      *fit.Index
+	inputTypes map[string]bool
+	keep       bool // keep the placements
+}
+
+// check resolves the workload p and returns its placement (when kept) and its findings.
+// Problems of decoding were reported when its file was read.
+func (c workloadCheck) check(p *pending) (Placement, []Finding) {
+	w := p.workload()
+	pl, errs := validate.Placement(c.catalog, w, p.path, c.opts)
+	found := p.at.Locate(errs)
+	var fits *fit.Result
+	if c.index != nil && pl.Found {
+		own := w.Resources != nil && w.Kind == resolve.Deployment
+		res := c.index.Check(fit.DemandOf(pl.NodeSelector(), pl.Requests(), pl.Limits()))
+		fits = &res
+		if len(found) == 0 && (own || !c.inputTypes[pl.InstanceType]) {
+			// The instance type's own fit is reported at it, when it is an input.
+			found = p.at.Locate(workloadFit(res, manifest.Item[*resolve.Workload]{Path: p.path, Object: w}, own))
+		}
+	}
+	if p.note != "" {
+		for _, f := range found {
+			f.Err.Detail += " (" + p.note + ")"
+		}
+	}
+	var placement Placement
+	if c.keep {
+		placement = Placement{
+			File: p.file, Line: p.line, DocumentKind: p.kind, Path: p.path,
+			Workload: w, Placement: pl,
+			Resolved: pl.Found && len(found) == 0 && !p.decodeErr && (fits == nil || fits.Fits > 0),
+			Fit:      fits,
+		}
+	}
+	return placement, found
+}
