@@ -48,7 +48,7 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		fmt.Fprintf(e.Stderr, "%s %s: %v\n", name, cmd, describe(err))
 		return ExitUsage
 	}
-	w := writer{Env: e, cmd: cmd, catalogHint: p.CatalogHint}
+	w := writer{Env: e, cmd: cmd, catalogHint: extra.CatalogHint}
 	if o.output == "json" {
 		err = w.json(r)
 	} else {

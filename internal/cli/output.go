@@ -31,7 +31,7 @@ func ColorWanted(f *os.File) bool {
 type writer struct {
 	Env
 	cmd         string
-	catalogHint string // Program.CatalogHint
+	catalogHint string // Inputs.CatalogHint
 }
 
 // JSON shapes. Field names and order are a contract.
@@ -241,7 +241,7 @@ func printable(r rune) bool {
 }
 
 // summary is the one-line account printed after text output; hint, when not empty,
-// replaces the advice given when no instance type was given (Program.CatalogHint).
+// replaces the advice given when no instance type was given (Inputs.CatalogHint).
 func summary(r *lint.Report, hint string) string {
 	checked := plural(r.Files, "file") + ", " + plural(r.Documents, "document") + " checked"
 	if r.Nodes > 0 {

@@ -34,9 +34,6 @@ type Program struct {
 	// and --nodes need no PATH. An error ends the run: it is printed as "NAME CMD: ERROR"
 	// and the exit code is ExitUsage.
 	Inputs func(cmd string, paths []string) (Inputs, error)
-	// CatalogHint, when set, replaces the advice the summary gives when no instance type
-	// was given at all, after "instance type names checked for form only: ".
-	CatalogHint string
 	// Commands are more commands, run by name (before an unknown-command error); help
 	// COMMAND prints their Help.
 	Commands []Command
@@ -56,6 +53,10 @@ type Inputs struct {
 	// Notes are printed on standard error, one a line, as "NAME CMD: NOTE", before the
 	// report: what the run could not read, and what it leaves out because of it.
 	Notes []string
+	// CatalogHint, when set, replaces the advice of the summary when no instance type was
+	// given at all, after "instance type names checked for form only: " (the cluster has
+	// none, rather than none was given).
+	CatalogHint string
 }
 
 // Command is a command a Program adds to validate, resolve and list.

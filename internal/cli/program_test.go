@@ -152,7 +152,9 @@ func TestProgramCommands(t *testing.T) {
 func TestProgramCatalogHint(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir+"/d.yaml", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json\nname: blue\nendpoint_name: e\ninstance_type: gpu\n")
-	p := Program{CatalogHint: "the cluster has no InstanceType"}
+	p := Program{Inputs: func(string, []string) (Inputs, error) {
+		return Inputs{CatalogHint: "the cluster has no InstanceType"}, nil
+	}}
 	_, _, errOut := run(p, "validate", dir+"/d.yaml")
 	if !strings.Contains(errOut, "instance type names checked for form only: the cluster has no InstanceType") {
 		t.Errorf("summary = %q", errOut)
