@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,8 +19,6 @@ import (
 	"k8s.io/client-go/rest"
 	resourcehelper "k8s.io/component-helpers/resource"
 
-	"github.com/amlarc-go/instancetypes/client/clientset/versioned"
-	"github.com/amlarc-go/instancetypes/client/clientset/versioned/scheme"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
@@ -58,11 +57,10 @@ func (e *ListError) Unwrap() error { return e.Err }
 // allocatable, taints, cordon and the sum of its pods' requests, and nothing of the pods,
 // so that its memory is that of the nodes and one page, whatever the number of pods.
 type Reader struct {
-	// Core lists nodes and pods. With protobuf as its content type (NewReader sets it),
-	// lists cost less to send and decode.
+	// Core lists nodes, pods and instance types (the latter as JSON, through its
+	// core v1 REST client). With protobuf as its content type (NewReader sets it),
+	// lists of nodes and pods cost less to send and decode.
 	Core kubernetes.Interface
-	// Amlarc lists instance types.
-	Amlarc versioned.Interface
 	// PageSize is the limit of each list call; 0 means DefaultPageSize.
 	PageSize int64
 }
@@ -77,11 +75,7 @@ func NewReader(cfg *rest.Config) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	amlarc, err := versioned.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &Reader{Core: kube, Amlarc: amlarc}, nil
+	return &Reader{Core: kube}, nil
 }
 
 // Cluster is what Reader.Read found.
@@ -209,9 +203,20 @@ func listError(err error, resource, group string) error {
 // installed, a *ListError when RBAC forbids listing them.
 func (r *Reader) ReadInstanceTypes(ctx context.Context) ([]InstanceType, error) {
 	var out []InstanceType
-	rc := r.Amlarc.AmlarcV1alpha1().RESTClient()
+	// The raw list, through the core v1 client (whose scheme decodes the server's errors):
+	// the objects as the server sent them, for a linter.
+	rc := r.Core.CoreV1().RESTClient()
 	err := r.paginate(ctx, metav1.ListOptions{}, func() { out = out[:0] }, func(opts metav1.ListOptions) (string, error) {
-		raw, err := rc.Get().Resource("instancetypes").VersionedParams(&opts, scheme.ParameterCodec).Do(ctx).Raw()
+		req := rc.Get().AbsPath("/apis", instancetype.GroupName, instancetype.Version, "instancetypes").
+			Param("limit", strconv.FormatInt(opts.Limit, 10))
+		if opts.Continue != "" {
+			req = req.Param("continue", opts.Continue)
+		}
+		res := req.Do(ctx)
+		if err := res.Error(); err != nil { // Error, not Raw's error, has the server's Status
+			return "", err
+		}
+		raw, err := res.Raw()
 		if err != nil {
 			return "", err
 		}

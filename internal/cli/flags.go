@@ -98,6 +98,12 @@ func splitShortOutput(args []string) []string {
 	return out
 }
 
+// ParseNodeSelector parses the values of --node-selector as validate, resolve and list
+// do, for a Program's command that takes the flag too: k=v[,k=v], given once or many
+// times, all pairs counting; a key given twice with two values, or a key or value that is
+// no label's, is an error.
+func ParseNodeSelector(values []string) (map[string]string, error) { return parseSelector(values) }
+
 // parseSelector parses k=v[,k=v], given once or many times: label keys and values, checked
 // by validate.NodeSelector (bad values clipped, so a huge flag cannot make a huge message).
 func parseSelector(values []string) (map[string]string, error) {
