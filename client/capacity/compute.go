@@ -126,7 +126,7 @@ func Compute(types []*instancetype.InstanceType, nodes []Node, opts Options) *Re
 	}
 	ix := fit.NewIndex(fitNodes)
 	c := newCounter(nodes, opts.PoolLabel)
-	r := &Report{Capacity: []TypeCapacity{}, Nodes: ix.Len(), Pods: c.pods}
+	r := &Report{Capacity: []TypeCapacity{}, Nodes: ix.Len(), Pods: c.total}
 	vopts := validate.Options{NodeSelector: opts.NodeSelector}
 	var cands []int
 	for it := range catalog.All() {
@@ -150,16 +150,42 @@ func Compute(types []*instancetype.InstanceType, nodes []Node, opts Options) *Re
 	return r
 }
 
-// counter counts the pods of a demand that fit on candidate nodes.
+// counter counts the pods of a demand that fit on candidate nodes. It holds, per node, the
+// free amount of every resource some node allocates, in the scheduler's units, so that a
+// demand costs a few array reads per candidate node.
 type counter struct {
 	nodes []Node
+	res   map[instancetype.ResourceName]int // resource → column of free
+	free  []int64                           // by node, then column: allocatable less requested, ≥ 0
+	cols  int
+	pods  []int64  // by node: the pods left of its allocatable "pods"; -1 without one
 	pool  []int    // by node: its pool's number
 	pools []string // by number, sorted
-	pods  int      // the pods of the nodes kept by the index
+	total int      // the pods of the nodes kept by the index
 }
 
 func newCounter(nodes []Node, label string) *counter {
-	c := &counter{nodes: nodes, pool: make([]int, len(nodes))}
+	c := &counter{nodes: nodes, res: map[instancetype.ResourceName]int{}, pool: make([]int, len(nodes)), pods: make([]int64, len(nodes))}
+	for i := range nodes {
+		for name := range nodes[i].Allocatable {
+			if _, ok := c.res[name]; !ok && name != ResourcePods {
+				c.res[name] = len(c.res)
+			}
+		}
+	}
+	c.cols = len(c.res)
+	c.free = make([]int64, len(nodes)*c.cols)
+	for i := range nodes {
+		x := &nodes[i]
+		c.pods[i] = -1
+		for name, q := range x.Allocatable {
+			if name == ResourcePods {
+				c.pods[i] = free(q.Value(), int64(x.Pods))
+				continue
+			}
+			c.free[i*c.cols+c.res[name]] = free(Units(name, q), x.Requested[name])
+		}
+	}
 	names := make([]string, len(nodes))
 	for i := range nodes {
 		names[i] = poolOf(nodes[i].Labels, label)
@@ -179,7 +205,7 @@ func newCounter(nodes []Node, label string) *counter {
 	}
 	for i := range nodes {
 		if nodes[i].Name == "" || last[nodes[i].Name] == i {
-			c.pods += nodes[i].Pods
+			c.total += nodes[i].Pods
 		}
 	}
 	return c
@@ -196,10 +222,12 @@ func poolOf(labels map[string]string, label string) string {
 	return labels[PoolLabel]
 }
 
-// request is one resource a demand requests, in the scheduler's units.
+// request is one resource a demand requests, in the scheduler's units, and its column
+// in counter.free (-1: no node allocates it).
 type request struct {
 	name instancetype.ResourceName
 	n    int64
+	col  int
 }
 
 // Units returns q in the scheduler's units for the resource name: millicores for cpu
@@ -229,88 +257,91 @@ func compareResources(a, b instancetype.ResourceName) int {
 	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b))
 }
 
-// limiters counts, per resource, the nodes it limits.
-type limiters map[instancetype.ResourceName]int
-
-// most is the resource that limits the most nodes, ties broken by compareResources.
-func (l limiters) most() instancetype.ResourceName {
-	var best instancetype.ResourceName
-	n := -1
-	for name, k := range l {
-		if k > n || k == n && compareResources(name, best) < 0 {
-			best, n = name, k
-		}
-	}
-	return best
-}
-
 // count counts the pods of d that fit on the candidates cands (positions in c.nodes).
 func (c *counter) count(name string, d fit.Demand, cands []int) TypeCapacity {
 	reqs := make([]request, 0, len(d.Requests))
 	for res, q := range d.Requests {
 		if n := Units(res, q); n > 0 {
-			reqs = append(reqs, request{res, n})
+			col, ok := c.res[res]
+			if !ok {
+				col = -1
+			}
+			reqs = append(reqs, request{res, n, col})
 		}
 	}
 	slices.SortFunc(reqs, func(a, b request) int { return compareResources(a.name, b.name) })
+	podsLim := len(reqs) // the limiter number of pods; len(reqs)+1 is none
 
 	tc := TypeCapacity{InstanceType: name, Pools: []PoolCapacity{}}
-	all := limiters{}
 	type poolSum struct {
 		nodes int
 		fits  int64
-		lim   limiters
+		lim   []int // by limiter number: the nodes it limits
 	}
-	byPool := map[int]*poolSum{}
+	var sums []poolSum // by pool number, made on first use
+	var used []int     // the pools with candidates
+	all := make([]int, len(reqs)+2)
 	for _, i := range cands {
-		fits, lim := c.fitsOn(&c.nodes[i], reqs)
-		ps := byPool[c.pool[i]]
-		if ps == nil {
-			ps = &poolSum{lim: limiters{}}
-			byPool[c.pool[i]] = ps
+		fits, lim := c.fitsOn(i, reqs, podsLim)
+		p := c.pool[i]
+		if sums == nil {
+			sums = make([]poolSum, len(c.pools))
+		}
+		ps := &sums[p]
+		if ps.nodes == 0 {
+			ps.lim = make([]int, len(reqs)+2)
+			used = append(used, p)
 		}
 		ps.nodes++
 		ps.fits = addSat(ps.fits, fits)
-		if lim != "" {
-			ps.lim[lim]++
-			all[lim]++
-		}
+		ps.lim[lim]++
+		all[lim]++
 		tc.Fits = addSat(tc.Fits, fits)
 	}
-	tc.LimitedBy = all.most()
-	pools := make([]int, 0, len(byPool))
-	for p := range byPool {
-		pools = append(pools, p)
+	limiter := func(counts []int) instancetype.ResourceName {
+		best, n := -1, 0
+		for k, m := range counts[:len(reqs)+1] { // in tie order: requests sorted, then pods
+			if m > n {
+				best, n = k, m
+			}
+		}
+		switch {
+		case best < 0:
+			return ""
+		case best == podsLim:
+			return ResourcePods
+		}
+		return reqs[best].name
 	}
-	slices.Sort(pools)
-	for _, p := range pools {
-		ps := byPool[p]
-		tc.Pools = append(tc.Pools, PoolCapacity{Pool: c.pools[p], Nodes: ps.nodes, Fits: ps.fits, LimitedBy: ps.lim.most()})
+	tc.LimitedBy = limiter(all)
+	slices.Sort(used)
+	for _, p := range used {
+		ps := &sums[p]
+		tc.Pools = append(tc.Pools, PoolCapacity{Pool: c.pools[p], Nodes: ps.nodes, Fits: ps.fits, LimitedBy: limiter(ps.lim)})
 	}
 	return tc
 }
 
-// fitsOn returns how many pods of the requests fit on x, and the resource that limits
-// them ("" when nothing does: no request, no pods allocatable).
-func (c *counter) fitsOn(x *Node, reqs []request) (int64, instancetype.ResourceName) {
-	best := int64(math.MaxInt64)
-	var lim instancetype.ResourceName
-	for _, r := range reqs {
-		var alloc int64
-		if q, ok := x.Allocatable[r.name]; ok {
-			alloc = Units(r.name, q)
+// fitsOn returns how many pods of the requests fit on node i, and the number of the
+// resource that limits them: its index in reqs, podsLim for the node's pods, podsLim+1
+// when nothing does (no request, no pods allocatable).
+func (c *counter) fitsOn(i int, reqs []request, podsLim int) (int64, int) {
+	best, lim := int64(math.MaxInt64), podsLim+1
+	row := c.free[i*c.cols : (i+1)*c.cols]
+	for k, r := range reqs {
+		var f int64
+		if r.col >= 0 {
+			f = row[r.col]
 		}
-		if n := free(alloc, x.Requested[r.name]) / r.n; n < best {
-			best, lim = n, r.name
-		}
-	}
-	if q, ok := x.Allocatable[ResourcePods]; ok {
-		if n := free(q.Value(), int64(x.Pods)); n < best {
-			best, lim = n, ResourcePods
+		if n := f / r.n; n < best {
+			best, lim = n, k
 		}
 	}
-	if lim == "" {
-		return 0, ""
+	if p := c.pods[i]; p >= 0 && p < best {
+		best, lim = p, podsLim
+	}
+	if lim == podsLim+1 {
+		return 0, lim
 	}
 	return best, lim
 }
