@@ -1,6 +1,7 @@
 package integration_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
@@ -313,52 +315,30 @@ func quantityOf(n int64, milli bool) resource.Quantity {
 	return *resource.NewQuantity(n, resource.BinarySI)
 }
 
-func (c *testCluster) create(t *testing.T, cfg *rest.Config) {
-	ctx := stepContext(t)
-	cs := clientset(t, cfg)
-	for _, n := range c.nodes {
-		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.name, Labels: n.labels}}
-		node.Spec.Unschedulable = n.cordon
-		created, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The API server taints a new node node.kubernetes.io/not-ready:NoSchedule until
-		// its kubelet says it is ready; there is no kubelet: the test sets the taints.
-		created.Spec.Taints = nil
-		if n.taint {
-			created.Spec.Taints = []corev1.Taint{{Key: "sku", Value: "gpu", Effect: corev1.TaintEffectNoSchedule}}
-		}
-		if created, err = cs.CoreV1().Nodes().Update(ctx, created, metav1.UpdateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		alloc := corev1.ResourceList{corev1.ResourceCPU: quantityOf(n.cpu, true), corev1.ResourceMemory: quantityOf(n.memory, false)}
-		if n.gpus > 0 {
-			alloc["nvidia.com/gpu"] = quantityOf(n.gpus, false)
-		}
-		if n.pods > 0 {
-			alloc[corev1.ResourcePods] = *resource.NewQuantity(n.pods, resource.DecimalSI)
-		}
-		created.Status.Allocatable, created.Status.Capacity = alloc, alloc
-		if _, err := cs.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-			t.Fatal(err)
-		}
+func (c *testCluster) create(t *testing.T, cfg *rest.Config) { c.createParallel(t, cfg, 1) }
+
+// createParallel creates the cluster's objects, nodes and pods from the given number of
+// goroutines.
+func (c *testCluster) createParallel(t testing.TB, cfg *rest.Config, workers int) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
+	parallel(t, workers, len(c.nodes), func(i int) error { return createNode(ctx, cs, c.nodes[i]) })
 	rc := &nodev1.RuntimeClass{ObjectMeta: metav1.ObjectMeta{Name: "kata"}, Handler: "kata",
 		Overhead: &nodev1.Overhead{PodFixed: corev1.ResourceList{corev1.ResourceCPU: quantityOf(overheadCPU, true), corev1.ResourceMemory: quantityOf(overheadMemory, false)}}}
 	if _, err := cs.NodeV1().RuntimeClasses().Create(ctx, rc, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	for i, ns := range []string{"team-a", "team-b", "team-c"} {
+	namespaces := []string{"team-a", "team-b", "team-c"}
+	for _, ns := range namespaces {
 		if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		for j, p := range c.pods {
-			if j%3 == i {
-				createPod(t, ctx, cs, ns, p)
-			}
-		}
 	}
+	parallel(t, workers, len(c.pods), func(j int) error { return createPod(ctx, cs, namespaces[j%3], c.pods[j]) })
 	amlarc, err := versioned.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -380,8 +360,67 @@ func (c *testCluster) create(t *testing.T, cfg *rest.Config) {
 	}
 }
 
-func createPod(t *testing.T, ctx context.Context, cs *kubernetes.Clientset, ns string, p tpod) {
-	t.Helper()
+// parallel calls f for 0 ≤ i < n from workers goroutines, and fails t with the first error.
+func parallel(t testing.TB, workers, n int, f func(int) error) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := f(i); err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if first != nil {
+		t.Fatal(first)
+	}
+}
+
+// createNode creates the node n, without the not-ready taint the API server gives a new
+// node until its kubelet says it is ready (there is no kubelet), with its allocatable set
+// through the status subresource.
+func createNode(ctx context.Context, cs *kubernetes.Clientset, n tnode) error {
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.name, Labels: n.labels}}
+	node.Spec.Unschedulable = n.cordon
+	created, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
+	if err != nil {
+		return err
+	}
+	created.Spec.Taints = nil
+	if n.taint {
+		created.Spec.Taints = []corev1.Taint{{Key: "sku", Value: "gpu", Effect: corev1.TaintEffectNoSchedule}}
+	}
+	if created, err = cs.CoreV1().Nodes().Update(ctx, created, metav1.UpdateOptions{}); err != nil {
+		return err
+	}
+	alloc := corev1.ResourceList{corev1.ResourceCPU: quantityOf(n.cpu, true), corev1.ResourceMemory: quantityOf(n.memory, false)}
+	if n.gpus > 0 {
+		alloc["nvidia.com/gpu"] = quantityOf(n.gpus, false)
+	}
+	if n.pods > 0 {
+		alloc[corev1.ResourcePods] = *resource.NewQuantity(n.pods, resource.DecimalSI)
+	}
+	created.Status.Allocatable, created.Status.Capacity = alloc, alloc
+	_, err = cs.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{})
+	return err
+}
+
+// createPod creates the pod p in namespace ns, its phase set through the status
+// subresource.
+func createPod(ctx context.Context, cs *kubernetes.Clientset, ns string, p tpod) error {
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.name, Namespace: ns}}
 	pod.Spec.NodeName = p.node
 	for i, c := range p.containers {
@@ -407,17 +446,16 @@ func createPod(t *testing.T, ctx context.Context, cs *kubernetes.Clientset, ns s
 	}
 	created, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if p.overhead && created.Spec.Overhead.Cpu().MilliValue() != overheadCPU {
-		t.Fatalf("pod %s: the RuntimeClass admission set no overhead: %v", p.name, created.Spec.Overhead)
+		return fmt.Errorf("pod %s: the RuntimeClass admission set no overhead: %v", p.name, created.Spec.Overhead)
 	}
 	if p.phase != "" {
 		created.Status.Phase = p.phase
-		if _, err := cs.CoreV1().Pods(ns).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		_, err = cs.CoreV1().Pods(ns).UpdateStatus(ctx, created, metav1.UpdateOptions{})
 	}
+	return err
 }
 
 var (

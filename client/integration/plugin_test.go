@@ -150,7 +150,9 @@ func TestPluginCapacity(t *testing.T) {
 	}
 }
 
-func itoa(n int64) string { return strings.TrimSpace(strings.ReplaceAll(string(must(json.Marshal(n))), "\n", "")) }
+func itoa(n int64) string {
+	return strings.TrimSpace(strings.ReplaceAll(string(must(json.Marshal(n))), "\n", ""))
+}
 
 func must[T any](v T, err error) T {
 	if err != nil {
