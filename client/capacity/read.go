@@ -42,6 +42,8 @@ type ListError struct {
 	Err                   error
 }
 
+// Error says what is not allowed, then the server's reason: "not allowed to list pods:
+// pods is forbidden: User "alice" cannot list resource "pods" ...".
 func (e *ListError) Error() string {
 	res := e.Resource
 	if e.Group != "" {
@@ -50,6 +52,7 @@ func (e *ListError) Error() string {
 	return fmt.Sprintf("not allowed to %s %s: %v", e.Verb, res, e.Err)
 }
 
+// Unwrap returns the server's error.
 func (e *ListError) Unwrap() error { return e.Err }
 
 // Reader lists from a cluster what Compute needs: InstanceTypes, Nodes and the Pods bound
