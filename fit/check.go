@@ -2,6 +2,7 @@ package fit
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
@@ -142,22 +143,8 @@ func (ix *Index) Check(d Demand) Result {
 	}
 
 	var listBuf [inline]int32
-	lists := listBuf[:0]
-	missing := false
-	for k, v := range d.NodeSelector {
-		pi, ok := ix.pairs[Pair{k, v}]
-		if !ok {
-			missing = true // no node carries this pair: none matches
-			break
-		}
-		lists = append(lists, pi)
-	}
-	if !missing {
-		for i := 1; i < len(lists); i++ { // shortest first
-			for j := i; j > 0 && ix.posts[lists[j]].n < ix.posts[lists[j-1]].n; j-- {
-				lists[j], lists[j-1] = lists[j-1], lists[j]
-			}
-		}
+	lists, some := ix.postings(d.NodeSelector, listBuf[:0])
+	if some {
 		if len(lists) > 0 && !ix.posts[lists[0]].dense {
 			ix.countSparse(&r, lists, reqs)
 		} else {
@@ -170,24 +157,67 @@ func (ix *Index) Check(d Demand) Result {
 	return r
 }
 
+// postings appends to lists the postings of the pairs of sel, shortest first, and reports
+// whether some node may match: false when no node carries one of the pairs.
+func (ix *Index) postings(sel map[string]string, lists []int32) ([]int32, bool) {
+	for k, v := range sel {
+		pi, ok := ix.pairs[Pair{k, v}]
+		if !ok {
+			return lists, false // no node carries this pair: none matches
+		}
+		lists = append(lists, pi)
+	}
+	for i := 1; i < len(lists); i++ { // shortest first
+		for j := i; j > 0 && ix.posts[lists[j]].n < ix.posts[lists[j-1]].n; j-- {
+			lists[j], lists[j-1] = lists[j-1], lists[j]
+		}
+	}
+	return lists, true
+}
+
 // add counts n matching nodes of class c.
 func (r *Result) add(c *class, n int, fits bool) {
 	r.Matching += n
 	switch {
-	case c.cordoned:
-		r.Cordoned += n
-	case len(c.taints) > 0:
-		r.Tainted += n
-	default:
+	case !c.excluded():
 		r.Candidates += n
 		if fits {
 			r.Fits += n
 		}
 		return
+	case c.cordoned:
+		r.Cordoned += n
+	default:
+		r.Tainted += n
 	}
 	if fits {
 		r.WouldFit += n
 	}
+}
+
+// AppendCandidates appends to dst the nodes that Check counts among the candidates of d
+// (Result.Candidates): those whose labels match d.NodeSelector and that are neither
+// cordoned nor excluded by a taint, each as its position in the slice given to NewIndex,
+// in increasing order. d.Requests is not read. It applies the rules of Check by the same
+// code, so that a caller that does its own accounting of resources on the candidates (as
+// the client module's capacity does, with the pods already running) places pods by the
+// same selector, taint and cordon rules as Check.
+func (ix *Index) AppendCandidates(dst []int, d Demand) []int {
+	if ix == nil {
+		return dst
+	}
+	lists, some := ix.postings(d.NodeSelector, nil)
+	if !some {
+		return dst
+	}
+	start := len(dst)
+	for _, id := range ix.matching(lists) {
+		if !ix.classes[ix.classOf[id]].excluded() {
+			dst = append(dst, int(ix.order[id]))
+		}
+	}
+	slices.Sort(dst[start:])
+	return dst
 }
 
 // countDense counts the nodes in every bitset of lists (all dense), class by class.

@@ -9,6 +9,10 @@
 // returns a [Result]: how many nodes match, how many are candidates, how many it fits, and,
 // when it fits none, an explanation that [Result.Errors] renders as field errors.
 // [DemandOf] builds a demand from a placement's selector, requests and limits.
+// [Index.AppendCandidates] lists the candidates of a demand by the same rules, for a caller
+// that accounts for resources itself: the client module's package capacity, which counts
+// how many more pods fit beside those already running, takes its selector, taint and
+// cordon rules from here, so that a change of them here reaches it.
 //
 // # Rules
 //
@@ -42,7 +46,7 @@
 //     type, so this package cannot know them; the findings name every excluding taint and
 //     the nodes that carry it, so that a reader who knows the pods tolerate one can tell.
 //   - pods already running: their requests are not subtracted, and several replicas are
-//     not packed together;
+//     not packed together (the client module's capacity does both);
 //   - DaemonSet overhead: the pods every node runs (the extension's own, logging, CSI
 //     drivers) use part of allocatable, which the check does not subtract;
 //   - the rest of scheduling: node affinity, pod affinity and anti-affinity, topology

@@ -32,7 +32,7 @@ import (
 type Index struct {
 	n       int
 	names   []string // by node number
-	order   []int32  // by node number: position among the kept nodes, for ties between equal names
+	order   []int32  // by node number: position in the nodes given, for ties between equal names
 	classOf []int32  // by node number
 	classes []class
 
@@ -135,7 +135,7 @@ func NewIndex(nodes []Node) *Index {
 			keys = append(keys, string(key))
 			protos = append(protos, c)
 		}
-		members[k] = member{node: i, order: int32(k), class: ci}
+		members[k] = member{node: i, order: int32(i), class: ci}
 	}
 	// Number the nodes: classes in key order, names in order within a class.
 	rank := make([]int, len(keys)) // class → its position in key order

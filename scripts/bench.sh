@@ -454,6 +454,11 @@ perround=$(printf ' %s' "${pkgs[@]}")
 	echo '```'
 	echo
 	echo "</details>"
+	# The client module's section (client/hack/bench-capacity.sh writes it), kept as it is.
+	if [ -f BENCHMARKS.md ] && grep -q '<!-- client:capacity:start -->' BENCHMARKS.md; then
+		echo
+		sed -n '/<!-- client:capacity:start -->/,/<!-- client:capacity:end -->/p' BENCHMARKS.md
+	fi
 } >"$out/BENCHMARKS.md"
 
 if [ "$quick" = 1 ]; then

@@ -60,4 +60,8 @@ runtests
 step "go test -race"
 runtests -race
 
+step "capacity benchmarks, once each (they stay runnable; hack/bench-capacity.sh measures)"
+go test -count=1 -run '^$' -bench . -benchtime 1x ./capacity >"$log" 2>&1 || { cat "$log"; echo "capacity benchmarks failed"; exit 1; }
+grep -E '^Benchmark' "$log"
+
 step "ok in $((SECONDS - start)) s"

@@ -42,7 +42,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, e := range []*testenv.Environment{crdEnv, policyEnv, webhookEnv} {
+	for _, e := range []*testenv.Environment{crdEnv, policyEnv, webhookEnv, clusterEnv, bareEnv, benchEnv} {
 		if err := e.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "stopping the API server:", err)
 			code = 1

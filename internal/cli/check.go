@@ -10,41 +10,52 @@ import (
 )
 
 // runCheck runs validate, resolve or list: flags, one call to lint.Run, output.
-func runCheck(cmd string, args []string, e Env) int {
+func (p Program) runCheck(cmd string, args []string, e Env) int {
 	if wantsHelp(args) {
-		fmt.Fprint(e.Stdout, commandHelp[cmd])
+		fmt.Fprint(e.Stdout, p.help(cmd))
 		return ExitOK
 	}
-	o, err := parseFlags(cmd, args)
+	name := p.name()
+	o, err := parseFlags(cmd, args, p.Flags, p.Inputs != nil)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "instancetype %s: %s\nRun 'instancetype help %s' for usage.\n", cmd, userText(err.Error()), cmd)
+		fmt.Fprintf(e.Stderr, "%s %s: %s\nRun '%s help %s' for usage.\n", name, cmd, userText(err.Error()), name, cmd)
 		return ExitUsage
 	}
-	if len(o.paths) == 0 && cmd != "list" {
-		fmt.Fprintf(e.Stderr, "instancetype %s: no PATH given (use - for standard input)\nRun 'instancetype help %s' for usage.\n", cmd, cmd)
+	if len(o.paths) == 0 && cmd != "list" && p.Inputs == nil {
+		fmt.Fprintf(e.Stderr, "%s %s: no PATH given (use - for standard input)\nRun '%s help %s' for usage.\n", name, cmd, name, cmd)
 		return ExitUsage
+	}
+	var extra Inputs
+	if p.Inputs != nil {
+		if extra, err = p.Inputs(cmd, o.paths); err != nil {
+			fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, userText(err.Error()))
+			return ExitUsage
+		}
+		for _, n := range extra.Notes {
+			fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, userText(n))
+		}
 	}
 	stdin := stdinOnce(e)
-	r, err := lint.Run(inputs(o.paths, stdin), lint.Options{
+	r, err := lint.Run(append(inputs(o.paths, stdin), extra.Paths...), lint.Options{
 		NodeSelector: o.nodeSelector,
 		StrictSubset: o.strictSubset,
-		Catalog:      inputs(o.catalog, stdin),
-		Nodes:        inputs(o.nodes, stdin),
+		Catalog:      append(extra.Catalog, inputs(o.catalog, stdin)...),
+		Nodes:        append(extra.Nodes, inputs(o.nodes, stdin)...),
 		Exclude:      o.exclude,
 		NoPlacements: cmd != "resolve",
 	})
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "instancetype %s: %s\n", cmd, userText(describe(err)))
+		fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, userText(describe(err)))
 		return ExitUsage
 	}
-	w := writer{Env: e, cmd: cmd}
+	w := writer{Env: e, cmd: cmd, catalogHint: extra.CatalogHint}
 	if o.output == "json" {
 		err = w.json(r)
 	} else {
 		err = w.text(r)
 	}
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "instancetype %s: writing output: %s\n", cmd, userText(err.Error()))
+		fmt.Fprintf(e.Stderr, "%s %s: writing output: %s\n", name, cmd, userText(err.Error()))
 		return ExitUsage
 	}
 	if len(r.Findings) > 0 {

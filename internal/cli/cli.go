@@ -1,6 +1,12 @@
 // Package cli is the instancetype command: its flags, its outputs and its exit codes, over
-// one call to lint.Run. Command instancetype is main over Main; the client module's kubectl
-// plugin runs the same commands with the cluster as catalog and nodes.
+// one call to lint.Run. Command instancetype is main over Main.
+//
+// The client module's kubectl plugin runs the same commands through a [Program]: named
+// "kubectl instancetype" in usage and errors, with kubectl's connection flags added to each
+// command's flag set, the cluster's instance types and nodes supplied as lint inputs by
+// its Inputs hook (no PATH then checks the cluster's own instance types), and a command of
+// its own (capacity). The hooks are small on purpose: flags, outputs and exit codes stay
+// here, one set for both programs.
 package cli
 
 import (
@@ -34,39 +40,47 @@ type Env struct {
 }
 
 // Main runs one command line of instancetype (its arguments, without the program's name)
-// and returns the exit code: ExitOK, ExitFindings or ExitUsage.
-func Main(args []string, e Env) int {
+// and returns the exit code: ExitOK, ExitFindings or ExitUsage. It is Program{}.Main.
+func Main(args []string, e Env) int { return Program{}.Main(args, e) }
+
+// Main runs one command line of the program (its arguments, without the program's name)
+// and returns the exit code: ExitOK, ExitFindings or ExitUsage for validate, resolve,
+// list, version and help; what Run returns for one of p.Commands.
+func (p Program) Main(args []string, e Env) int {
 	if len(args) == 0 {
-		fmt.Fprint(e.Stderr, usage)
+		fmt.Fprint(e.Stderr, p.usage())
 		return ExitUsage
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "validate", "resolve", "list":
-		return runCheck(cmd, rest, e)
+		return p.runCheck(cmd, rest, e)
 	case "version", "--version":
 		if wantsHelp(rest) {
-			fmt.Fprint(e.Stdout, commandHelp["version"])
+			fmt.Fprint(e.Stdout, p.help("version"))
 			return ExitOK
 		}
 		if len(rest) > 0 {
-			fmt.Fprintf(e.Stderr, "instancetype version: takes no arguments\n\n%s", commandHelp["version"])
+			fmt.Fprintf(e.Stderr, "%s version: takes no arguments\n\n%s", p.name(), p.help("version"))
 			return ExitUsage
 		}
-		fmt.Fprintln(e.Stdout, "instancetype", version())
+		fmt.Fprintln(e.Stdout, p.name(), version())
 		return ExitOK
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 && !wantsHelp(rest[:1]) {
-			if text, ok := commandHelp[rest[0]]; ok {
+			if text, ok := p.lookupHelp(rest[0]); ok {
 				fmt.Fprint(e.Stdout, text)
 				return ExitOK
 			}
-			fmt.Fprintf(e.Stderr, "instancetype: unknown command %q\n\n%s", clip.String(rest[0]), usage)
+			fmt.Fprintf(e.Stderr, "%s: unknown command %q\n\n%s", p.name(), clip.String(rest[0]), p.usage())
 			return ExitUsage
 		}
-		fmt.Fprint(e.Stdout, usage)
+		fmt.Fprint(e.Stdout, p.usage())
 		return ExitOK
 	default:
-		fmt.Fprintf(e.Stderr, "instancetype: unknown command %q\n\n%s", clip.String(cmd), usage)
+		if c, ok := p.command(cmd); ok {
+			return c.Run(rest, e)
+		}
+		fmt.Fprintf(e.Stderr, "%s: unknown command %q\n\n%s", p.name(), clip.String(cmd), p.usage())
 		return ExitUsage
 	}
 }

@@ -29,8 +29,10 @@ func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 // parseFlags parses flags and paths in any order (flags may follow paths, as in kubectl);
-// "--" ends the flags. -ojson is -o json, as kubectl takes it.
-func parseFlags(cmd string, args []string) (options, error) {
+// "--" ends the flags. -ojson is -o json, as kubectl takes it. more, when not nil, adds
+// flags of the program's own (Program.Flags); cluster reports that the program reads the
+// cluster itself (Program.Inputs), so that --catalog and --nodes need no PATH.
+func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), cluster bool) (options, error) {
 	var o options
 	var sel, catalog, nodes, exclude repeated
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
@@ -42,6 +44,9 @@ func parseFlags(cmd string, args []string) (options, error) {
 	fs.Var(&catalog, "catalog", "")
 	fs.Var(&nodes, "nodes", "")
 	fs.Var(&exclude, "exclude", "")
+	if more != nil {
+		more(cmd, fs)
+	}
 	var after []string // everything after "--": paths, even if they look like flags
 	for i, a := range args {
 		if a == "--" {
@@ -74,7 +79,7 @@ func parseFlags(cmd string, args []string) (options, error) {
 		}
 	}
 	o.catalog, o.nodes, o.exclude = catalog, nodes, exclude
-	if (len(o.catalog) > 0 || len(o.nodes) > 0) && len(o.paths) == 0 && cmd != "list" {
+	if (len(o.catalog) > 0 || len(o.nodes) > 0) && len(o.paths) == 0 && cmd != "list" && !cluster {
 		return o, errors.New("--catalog and --nodes describe the cluster; give the PATHs to check too")
 	}
 	return o, nil
@@ -92,6 +97,12 @@ func splitShortOutput(args []string) []string {
 	}
 	return out
 }
+
+// ParseNodeSelector parses the values of --node-selector as validate, resolve and list
+// do, for a Program's command that takes the flag too: k=v[,k=v], given once or many
+// times, all pairs counting; a key given twice with two values, or a key or value that is
+// no label's, is an error.
+func ParseNodeSelector(values []string) (map[string]string, error) { return parseSelector(values) }
 
 // parseSelector parses k=v[,k=v], given once or many times: label keys and values, checked
 // by validate.NodeSelector (bad values clipped, so a huge flag cannot make a huge message).

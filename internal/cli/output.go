@@ -31,7 +31,8 @@ func ColorWanted(f *os.File) bool {
 // writer prints a report in the chosen format.
 type writer struct {
 	Env
-	cmd string
+	cmd         string
+	catalogHint string // Inputs.CatalogHint
 }
 
 // JSON shapes. Field names and order are a contract.
@@ -200,7 +201,7 @@ func (w writer) text(r *lint.Report) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w.Stderr, summary(r))
+	_, err := fmt.Fprintln(w.Stderr, summary(r, w.catalogHint))
 	return err
 }
 
@@ -248,8 +249,9 @@ func printable(r rune) bool {
 	return r != utf8.RuneError && unicode.IsPrint(r) && !unicode.Is(unicode.Bidi_Control, r)
 }
 
-// summary is the one-line account printed after text output.
-func summary(r *lint.Report) string {
+// summary is the one-line account printed after text output; hint, when not empty,
+// replaces the advice given when no instance type was given (Inputs.CatalogHint).
+func summary(r *lint.Report, hint string) string {
 	checked := plural(r.Files, "file") + ", " + plural(r.Documents, "document") + " checked"
 	if r.Nodes > 0 {
 		checked += " against " + plural(r.Nodes, "node")
@@ -258,8 +260,10 @@ func summary(r *lint.Report) string {
 		checked += ", " + strconv.Itoa(len(r.Skipped)) + " skipped (-o json says why)"
 	}
 	if !r.NamesChecked && r.Workloads > 0 {
-		checked += "; instance type names checked for form only: no instance types given; " +
-			"give the cluster's with --catalog (kubectl get instancetypes -o yaml > catalog.yaml)"
+		if hint == "" {
+			hint = "no instance types given; give the cluster's with --catalog (kubectl get instancetypes -o yaml > catalog.yaml)"
+		}
+		checked += "; instance type names checked for form only: " + hint
 	}
 	if len(r.Findings) == 0 {
 		return "no problems; " + checked

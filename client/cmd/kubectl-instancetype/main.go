@@ -1,0 +1,45 @@
+// Command kubectl-instancetype is the kubectl plugin of instancetypes: kubectl
+// instancetype, which checks Azure ML instance types and workloads against the cluster of
+// the current kubeconfig context, and says how many more pods of each instance type fit
+// there now.
+//
+//	kubectl instancetype validate [flags] [PATH...]   # check, with the cluster as catalog and nodes
+//	kubectl instancetype resolve  [flags] [PATH...]   # what each deployment and job gets
+//	kubectl instancetype list     [flags] [PATH...]   # the catalog: the cluster's instance types
+//	kubectl instancetype capacity [-o text|json] [--pool-label L] [--node-selector k=v]
+//	kubectl instancetype version | help [COMMAND]
+//
+// validate, resolve and list are instancetype's commands (package internal/cli of the root
+// module), with the same flags, outputs and exit codes, and the cluster's InstanceTypes as
+// the catalog (as --catalog would give them) and its Nodes as the nodes (as --nodes): the
+// files given with --catalog and --nodes are read after the cluster's, and replace its
+// objects of the same name. With no PATH, validate and resolve check the cluster's own
+// instance types (as inputs, not as catalog) against its nodes.
+//
+// Findings about what came from the cluster name it: cluster:instancetypes/NAME for an
+// instance type (the object as the API server sent it, indented, without managedFields),
+// cluster:nodes for the nodes (a List of what the fit check reads of each).
+//
+// Connection flags are kubectl's (k8s.io/cli-runtime's genericclioptions.ConfigFlags):
+// --kubeconfig, --context, --cluster, --user, --server, --token, --as, --request-timeout
+// and the rest; --chunk-size sets the page size of the lists (default 500).
+//
+// Exit status: validate, resolve and list as instancetype (0 no findings, 1 findings, 2 a
+// usage error or an input that cannot be read); capacity 0 when it answered, 2 for a usage
+// error; for every command, 2 when the cluster cannot be read (no kubeconfig, the server
+// unreachable, RBAC forbidding what the answer needs). What can be answered without a
+// forbidden list is answered, with a note on standard error: validate without nodes skips
+// the fit check; capacity without pods counts nothing as used.
+package main
+
+import (
+	"os"
+
+	"github.com/amlarc-go/instancetypes/internal/cli"
+)
+
+func main() {
+	os.Exit(newPlugin().program().Main(os.Args[1:], cli.Env{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Color: cli.ColorWanted(os.Stdout),
+	}))
+}

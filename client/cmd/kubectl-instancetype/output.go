@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/amlarc-go/instancetypes/client/capacity"
+)
+
+// writeJSON prints the report as the DESIGN's contract has it:
+// {"capacity":[{"instanceType","fits","limitedBy","pools":[{"pool","nodes","fits","limitedBy"}]}],"nodes":N,"pods":N}
+// (and "skipped", when instance types were left out).
+func writeJSON(w io.Writer, r *capacity.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// writeText prints one line per instance type and pool: the type's total on its first.
+func writeText(w io.Writer, r *capacity.Report) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "INSTANCE TYPE\tFITS\tLIMITED BY\tPOOL\tNODES\tPOOL FITS\tPOOL LIMITED BY")
+	for _, c := range r.Capacity {
+		head := c.InstanceType + "\t" + strconv.FormatInt(c.Fits, 10) + "\t" + dash(string(c.LimitedBy))
+		if len(c.Pools) == 0 {
+			fmt.Fprintln(tw, head+"\t-\t0\t-\t-")
+			continue
+		}
+		for i, p := range c.Pools {
+			if i > 0 {
+				head = "\t\t"
+			}
+			pool := p.Pool
+			if pool == "" {
+				pool = "(no pool label)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", head, pool, p.Nodes, p.Fits, dash(string(p.LimitedBy)))
+		}
+	}
+	return tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// nodeJSON is what the fit check reads of a node, as kubectl get nodes -o json prints it.
+type nodeJSON struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name   string            `json:"name"`
+		Labels map[string]string `json:"labels,omitempty"`
+	} `json:"metadata"`
+	Spec struct {
+		Unschedulable bool        `json:"unschedulable,omitempty"`
+		Taints        []taintJSON `json:"taints,omitempty"`
+	} `json:"spec"`
+	Status struct {
+		Allocatable map[string]string `json:"allocatable"`
+	} `json:"status"`
+}
+
+type taintJSON struct {
+	Key    string `json:"key"`
+	Value  string `json:"value,omitempty"`
+	Effect string `json:"effect"`
+}
+
+// nodeList is the nodes as a v1 List, indented, for the fit check of validate, resolve and
+// list (named cluster:nodes in findings).
+func nodeList(nodes []capacity.Node) []byte {
+	items := make([]nodeJSON, len(nodes))
+	for i, x := range nodes {
+		n := &items[i]
+		n.APIVersion, n.Kind = "v1", "Node"
+		n.Metadata.Name, n.Metadata.Labels = x.Name, x.Labels
+		n.Spec.Unschedulable = x.Unschedulable
+		for _, t := range x.Taints {
+			n.Spec.Taints = append(n.Spec.Taints, taintJSON(t))
+		}
+		n.Status.Allocatable = make(map[string]string, len(x.Allocatable))
+		names := make([]string, 0, len(x.Allocatable))
+		for name, q := range x.Allocatable {
+			n.Status.Allocatable[string(name)] = q.String()
+			names = append(names, string(name))
+		}
+		slices.Sort(names)
+	}
+	b, err := json.MarshalIndent(struct {
+		APIVersion string     `json:"apiVersion"`
+		Kind       string     `json:"kind"`
+		Items      []nodeJSON `json:"items"`
+	}{"v1", "List", items}, "", "  ")
+	if err != nil { // strings and maps of strings only: cannot fail
+		panic(err)
+	}
+	return b
+}
+
+const usage = `kubectl instancetype checks Azure ML instance types and the workloads that use them
+against the cluster of the current kubeconfig context.
+
+Usage:
+  kubectl instancetype validate [flags] [PATH...]   check instance types, deployments and jobs
+  kubectl instancetype resolve  [flags] [PATH...]   what each deployment and job really gets
+  kubectl instancetype list     [flags] [PATH...]   the catalog: the cluster's instance types
+  kubectl instancetype capacity [flags]             how many more pods of each fit now
+  kubectl instancetype version                      print the version
+  kubectl instancetype help [COMMAND]               show help for a command
+
+validate, resolve and list are instancetype's commands, with the cluster's
+instance types as the catalog (--catalog) and its nodes as the nodes (--nodes).
+With no PATH, validate and resolve check the cluster's own instance types.
+
+Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
+cluster that cannot be read.
+Run 'kubectl instancetype help COMMAND' for its flags and examples.
+`
+
+const clusterHelp = `
+From the cluster (the current kubeconfig context, or --context):
+  its InstanceTypes are the catalog, as --catalog gives one (files of --catalog
+  are read after them and replace them by name); its Nodes are the nodes, as
+  --nodes gives them (the fit check). With no PATH, validate and resolve check
+  the cluster's own instance types against its nodes. Findings name what came
+  from the cluster cluster:instancetypes/NAME and cluster:nodes. Without RBAC
+  to list nodes, the fit check is skipped, and said so on standard error.
+`
+
+const capacityHelp = `Usage: kubectl instancetype capacity [flags]
+
+For each instance type of the cluster, and the built-in defaultinstancetype
+unless the cluster overrides it: how many more pods of its requests fit now
+on the nodes it may use (its nodeSelector merged with the extension's, no
+cordon, no NoSchedule or NoExecute taint, as the fit check of validate has
+it), counting the requests of the pods already bound to each node (not
+Succeeded or Failed), as the scheduler counts them; per node pool, and which
+resource runs out first (LIMITED BY: cpu, memory, an extended resource such
+as nvidia.com/gpu, or the node's pods).
+
+Flags:
+  -o, --output text|json      output format (default text); -ojson works too
+      --pool-label LABEL      the node label that names a node's pool (default
+                              kubernetes.azure.com/agentpool, else agentpool)
+      --node-selector k=v,... the Azure ML extension's nodeSelector (repeatable;
+                              all pairs count), merged with each instance type's
+
+With -o json: {"capacity":[{"instanceType","fits","limitedBy","pools":[{"pool",
+"nodes","fits","limitedBy"}]}],"nodes":N,"pods":N}, and "skipped" (instance
+types left out because they are invalid, and why) when there are any.
+
+Without RBAC to list pods in every namespace, nothing counts as used, and a
+note says so; without the InstanceType CRD, or RBAC to list instance types,
+the built-in defaultinstancetype alone is answered.
+
+Examples:
+  kubectl instancetype capacity
+  kubectl instancetype capacity --context prod -o json | jq '.capacity[] | {instanceType, fits}'
+  kubectl instancetype capacity --pool-label topology.kubernetes.io/zone
+
+Exit status: 0 answered, 2 usage error or a cluster that cannot be read.
+`

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/amlarc-go/instancetypes/client/capacity"
+	"github.com/amlarc-go/instancetypes/internal/cli"
+	"github.com/amlarc-go/instancetypes/lint"
+)
+
+// name is the plugin's name, as kubectl users type it.
+const name = "kubectl instancetype"
+
+// Names of what comes from the cluster, in findings.
+const (
+	// clusterTypePrefix, then an instance type's name, names that instance type.
+	clusterTypePrefix = "cluster:instancetypes/"
+	// clusterNodes names the cluster's nodes.
+	clusterNodes = "cluster:nodes"
+)
+
+// plugin is one run of the plugin: its connection flags, set by the command line.
+type plugin struct {
+	config *genericclioptions.ConfigFlags
+	chunk  int64
+	// stdin is what the capacity command does not read; kept for symmetry of Env.
+}
+
+func newPlugin() *plugin {
+	return &plugin{config: genericclioptions.NewConfigFlags(true), chunk: capacity.DefaultPageSize}
+}
+
+// program is the plugin as an internal/cli Program.
+func (pl *plugin) program() cli.Program {
+	return cli.Program{
+		Name:      name,
+		Usage:     usage,
+		Flags:     func(_ string, fs *flag.FlagSet) { pl.addFlags(fs) },
+		FlagsHelp: clusterHelp + pl.flagUsages(),
+		Inputs:    pl.inputs,
+		Commands:  []cli.Command{{Name: "capacity", Help: capacityHelp + pl.flagUsages(), Run: pl.capacity}},
+	}
+}
+
+// connectionFlags are kubectl's connection flags, as pflags.
+func (pl *plugin) connectionFlags() *pflag.FlagSet {
+	pfs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	pl.config.AddFlags(pfs)
+	return pfs
+}
+
+// addFlags adds the connection flags and --chunk-size to fs: pflag values are flag.Values,
+// and the bool ones say so (IsBoolFlag), so --insecure-skip-tls-verify takes no value.
+func (pl *plugin) addFlags(fs *flag.FlagSet) {
+	pl.connectionFlags().VisitAll(func(f *pflag.Flag) {
+		fs.Var(f.Value, f.Name, f.Usage)
+		if f.Shorthand != "" && fs.Lookup(f.Shorthand) == nil {
+			fs.Var(f.Value, f.Shorthand, f.Usage)
+		}
+	})
+	fs.Int64Var(&pl.chunk, "chunk-size", capacity.DefaultPageSize, "")
+}
+
+// flagUsages is the help of the connection flags.
+func (pl *plugin) flagUsages() string {
+	pfs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	genericclioptions.NewConfigFlags(true).AddFlags(pfs)
+	return "\nConnection flags (kubectl's):\n" + pfs.FlagUsages() +
+		"      --chunk-size int                 objects per page of each list (default 500)\n"
+}
+
+// errNoKubeconfig is the error of a run with no kubeconfig, no --server and not in a pod.
+var errNoKubeconfig = errors.New("no kubeconfig: give --kubeconfig, set KUBECONFIG, or create ~/.kube/config (kubectl config view shows what kubectl uses)")
+
+// reader connects to the cluster of the kubeconfig, as the flags select it. It returns the
+// server's address, for messages.
+func (pl *plugin) reader() (*capacity.Reader, string, error) {
+	// kubectl falls back to http://localhost:8080 when there is no kubeconfig at all; say
+	// what is missing instead.
+	raw, err := pl.config.ToRawKubeConfigLoader().RawConfig()
+	if err != nil {
+		return nil, "", fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	if len(raw.Clusters) == 0 && len(raw.Contexts) == 0 && *pl.config.APIServer == "" && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
+		return nil, "", errNoKubeconfig
+	}
+	cfg, err := pl.config.ToRESTConfig()
+	if err != nil {
+		if clientcmd.IsEmptyConfig(err) {
+			return nil, "", errNoKubeconfig
+		}
+		return nil, "", fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	r, err := capacity.NewReader(cfg)
+	if err != nil {
+		return nil, "", fmt.Errorf("connecting to %s: %w", cfg.Host, err)
+	}
+	if pl.chunk <= 0 {
+		return nil, "", fmt.Errorf("invalid --chunk-size %d: want a positive number of objects", pl.chunk)
+	}
+	r.PageSize = pl.chunk
+	return r, cfg.Host, nil
+}
+
+// clusterError words an error of reading the cluster at host that is not RBAC's.
+func clusterError(err error, host string) error {
+	switch {
+	case apierrors.IsUnauthorized(err):
+		return fmt.Errorf("the API server at %s refused the kubeconfig's credentials (401 Unauthorized): %v", host, err)
+	case errors.Is(err, context.Canceled):
+		return errors.New("interrupted")
+	case apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) || errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("the API server at %s did not answer in time: %v", host, err)
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		return fmt.Errorf("the API server at %s: %v", host, err)
+	}
+	return fmt.Errorf("cannot reach the API server at %s: %v", host, err)
+}
+
+// signalContext is canceled by an interrupt.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// inputs is the Inputs hook of validate, resolve and list: the cluster's instance types,
+// as the catalog (or, for validate and resolve without PATH, as the inputs), and its nodes.
+func (pl *plugin) inputs(cmd string, paths []string) (cli.Inputs, error) {
+	r, host, err := pl.reader()
+	if err != nil {
+		return cli.Inputs{}, err
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	var in cli.Inputs
+	own := len(paths) == 0 && cmd != "list" // the cluster's instance types are what is checked
+	types, err := r.ReadInstanceTypes(ctx)
+	var le *capacity.ListError
+	switch {
+	case errors.Is(err, capacity.ErrNoCRD):
+		in.CatalogHint = "the cluster has no InstanceType resource (its CRD is not installed)"
+		if own {
+			in.Notes = append(in.Notes, capacity.ErrNoCRD.Error()+": no instance type to check beyond the built-in defaultinstancetype")
+		} else {
+			in.Notes = append(in.Notes, capacity.ErrNoCRD.Error()+": the catalog is the built-in defaultinstancetype alone")
+		}
+	case errors.As(err, &le):
+		if own {
+			return cli.Inputs{}, fmt.Errorf("%v; with no PATH, the cluster's instance types are what is checked", le)
+		}
+		in.CatalogHint = "not allowed to list the cluster's instance types"
+		in.Notes = append(in.Notes, le.Error()+"; workloads are checked without the cluster's catalog")
+	case err != nil:
+		return cli.Inputs{}, clusterError(err, host)
+	default:
+		objs := make([]lint.Input, 0, len(types))
+		for _, it := range types {
+			objs = append(objs, lint.Bytes(clusterTypePrefix+it.Name, it.JSON))
+		}
+		if len(types) == 0 {
+			in.CatalogHint = "the cluster has no InstanceType (kubectl get instancetypes)"
+			if own {
+				in.Notes = append(in.Notes, "the cluster has no InstanceType: nothing to check beyond the built-in defaultinstancetype")
+			}
+		}
+		if own {
+			in.Paths = objs
+		} else {
+			in.Catalog = objs
+		}
+	}
+	nodes, err := r.ReadNodes(ctx)
+	switch {
+	case errors.As(err, &le):
+		in.Notes = append(in.Notes, le.Error()+"; the fit check is skipped")
+	case err != nil:
+		return cli.Inputs{}, clusterError(err, host)
+	default:
+		in.Nodes = []lint.Input{lint.Bytes(clusterNodes, nodeList(nodes))}
+	}
+	return in, nil
+}
+
+// wantsHelp reports -h, -help or --help among args, before any "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
+}
+
+// splitShortOutput turns -ojson into -o json, as kubectl accepts it.
+func splitShortOutput(args []string) []string {
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		if len(a) > 2 && strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "-output") && a[2] != '=' {
+			out = append(out, "-o", a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// repeated is a flag that may be given many times, each value kept.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+// capacity runs kubectl instancetype capacity.
+func (pl *plugin) capacity(args []string, e cli.Env) int {
+	if wantsHelp(args) {
+		fmt.Fprint(e.Stdout, capacityHelp+pl.flagUsages())
+		return cli.ExitOK
+	}
+	usageError := func(err error) int {
+		fmt.Fprintf(e.Stderr, "%s capacity: %v\nRun '%s help capacity' for usage.\n", name, err, name)
+		return cli.ExitUsage
+	}
+	fs := flag.NewFlagSet("capacity", flag.ContinueOnError)
+	fs.SetOutput(discard{})
+	var output, poolLabel string
+	var sel repeated
+	fs.StringVar(&output, "o", "text", "")
+	fs.StringVar(&output, "output", "text", "")
+	fs.StringVar(&poolLabel, "pool-label", "", "")
+	fs.Var(&sel, "node-selector", "")
+	pl.addFlags(fs)
+	if err := fs.Parse(splitShortOutput(args)); err != nil {
+		return usageError(err)
+	}
+	if fs.NArg() > 0 {
+		return usageError(fmt.Errorf("takes no arguments, got %q", fs.Arg(0)))
+	}
+	if output != "text" && output != "json" {
+		return usageError(fmt.Errorf("invalid output format %q: want text or json", output))
+	}
+	ext, err := cli.ParseNodeSelector(sel)
+	if err != nil {
+		return usageError(fmt.Errorf("invalid --node-selector: %w", err))
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(e.Stderr, "%s capacity: %v\n", name, err)
+		return cli.ExitUsage
+	}
+	r, host, err := pl.reader()
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	c, err := r.Read(ctx)
+	if err != nil {
+		return fail(clusterError(err, host))
+	}
+	note := func(s string) { fmt.Fprintf(e.Stderr, "%s capacity: %s\n", name, s) }
+	if c.NoCRD {
+		note(capacity.ErrNoCRD.Error() + ": the built-in defaultinstancetype alone")
+	}
+	for _, le := range c.Unread {
+		switch le.Resource {
+		case "nodes":
+			return fail(fmt.Errorf("%v; capacity needs the nodes", le))
+		case "pods":
+			note(le.Error() + "; nothing counts as used: these are the figures of empty nodes")
+		default:
+			note(le.Error() + "; the built-in defaultinstancetype alone")
+		}
+	}
+	report := c.Compute(capacity.Options{NodeSelector: ext, PoolLabel: poolLabel})
+	for _, s := range report.Skipped {
+		note("instance type " + s.InstanceType + " left out: " + s.Reason)
+	}
+	if output == "json" {
+		err = writeJSON(e.Stdout, report)
+	} else {
+		err = writeText(e.Stdout, report)
+		if err == nil {
+			counted := ", " + plural(report.Pods, "pod") + " counted"
+			for _, le := range c.Unread {
+				if le.Resource == "pods" {
+					counted = ", pods not counted"
+				}
+			}
+			_, err = fmt.Fprintf(e.Stderr, "%s of %s%s\n", plural(len(report.Capacity), "instance type"), plural(report.Nodes, "node"), counted)
+		}
+	}
+	if err != nil {
+		return fail(fmt.Errorf("writing output: %w", err))
+	}
+	return cli.ExitOK
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// discard is an io.Writer that keeps nothing.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
