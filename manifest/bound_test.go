@@ -2,8 +2,10 @@ package manifest
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -97,5 +99,24 @@ func FuzzNodeBound(f *testing.F) {
 			return
 		}
 		checkBound(t, data)
+	})
+}
+
+// The radix sort of the table sorts as a comparison sort does.
+func TestSortByHash(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 2000).Draw(t, "n")
+		a := make([]entry, n)
+		for i := range a {
+			a[i] = entry{hash: rapid.Uint64().Draw(t, "h") >> rapid.UintRange(0, 63).Draw(t, "shift"), line: int32(i)}
+		}
+		b := slices.Clone(a)
+		sortByHash(a)
+		slices.SortStableFunc(b, func(x, y entry) int { return cmp.Compare(x.hash, y.hash) })
+		for i := range a {
+			if a[i].hash != b[i].hash {
+				t.Fatalf("entry %d: hash %x; want %x", i, a[i].hash, b[i].hash)
+			}
+		}
 	})
 }

@@ -250,8 +250,7 @@ func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
 	}
 	// Unmarshal reads the first document of its input, in place: a Decoder would copy the
 	// text through its buffers.
-	var doc yaml.Node
-	err := yaml.Unmarshal(c.data, &doc)
+	doc, err := parseDocument(c.data)
 	if err != nil {
 		x := syntaxError(name, c.data, err)
 		x.Line += lines

@@ -94,7 +94,7 @@ func (t *positions) index() {
 	if len(t.entries) == 0 {
 		return
 	}
-	slices.SortFunc(t.entries, func(a, b entry) int { return cmp.Compare(a.hash, b.hash) })
+	sortByHash(t.entries)
 	out := t.entries[:1]
 	for _, e := range t.entries[1:] {
 		last := &out[len(out)-1]
@@ -109,6 +109,33 @@ func (t *positions) index() {
 		last.column |= refused
 	}
 	t.entries = slices.Clip(out)
+}
+
+// sortByHash sorts entries by hash: a comparison sort for a few, a radix sort of the
+// hash's bytes, least significant first, for many (a long list records hundreds of
+// thousands of paths, and its hashes are uniformly spread).
+func sortByHash(entries []entry) {
+	if len(entries) < 256 {
+		slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.hash, b.hash) })
+		return
+	}
+	from, to := entries, make([]entry, len(entries))
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [257]int
+		for i := range from {
+			count[int(byte(from[i].hash>>shift))+1]++
+		}
+		for b := 1; b < len(count); b++ {
+			count[b] += count[b-1]
+		}
+		for i := range from {
+			b := byte(from[i].hash >> shift)
+			to[count[b]] = from[i]
+			count[b]++
+		}
+		from, to = to, from
+	}
+	// Eight passes: the sorted entries are back in entries.
 }
 
 // find returns the entry of the path whose hash is h among entries sorted by hash.

@@ -55,6 +55,9 @@ type retyper struct {
 	open    map[*yaml.Node]bool   // anchored nodes being walked, to find aliases into themselves
 	source  []byte                // the document's text, to find non-specific tags ("! 12")
 	bangs   bool                  // the text holds a "!"
+	// lineStarts are the offsets in source where its lines start, as the YAML reader
+	// counts lines, made when first needed.
+	lineStarts []int
 }
 
 func (r *retyper) walk(n *yaml.Node) {
@@ -162,13 +165,13 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 		return false
 	}
 	// Find the byte where the node starts: columns count characters.
-	text := r.source
-	for line := 1; line < n.Line; line++ {
-		text = afterLineBreak(text)
-		if text == nil {
-			return false
-		}
+	if r.lineStarts == nil {
+		r.lineStarts = lineStarts(r.source)
 	}
+	if n.Line > len(r.lineStarts) {
+		return false
+	}
+	text := r.source[r.lineStarts[n.Line-1]:]
 	for col := 1; col < n.Column && len(text) > 0; col++ {
 		_, size := utf8.DecodeRune(text)
 		text = text[size:]
@@ -190,6 +193,20 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 	rest := text[1:]
 	return len(rest) == 0 || isBlank(rest[0]) || rest[0] == ',' || rest[0] == ']' || rest[0] == '}' ||
 		bytes.HasPrefix(rest, []byte("\u0085")) || bytes.HasPrefix(rest, []byte("\u2028")) || bytes.HasPrefix(rest, []byte("\u2029"))
+}
+
+// lineStarts returns the offsets where the lines of text start, as the YAML reader breaks
+// lines (see afterLineBreak): the first line at 0.
+func lineStarts(text []byte) []int {
+	starts := []int{0}
+	for rest := text; ; {
+		next := afterLineBreak(rest)
+		if next == nil {
+			return starts
+		}
+		starts = append(starts, len(text)-len(next))
+		rest = next
+	}
 }
 
 // afterLineBreak returns text after its first line break as the YAML reader sees one:

@@ -1,0 +1,122 @@
+package manifest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+	"pgregory.net/rapid"
+)
+
+// sameTree reports where the trees a and b differ, ignoring comments (which the reader does
+// not read), or "".
+func sameTree(a, b *yaml.Node, at string) string {
+	switch {
+	case a == nil || b == nil:
+		if a != b {
+			return at + ": one tree ends"
+		}
+		return ""
+	case a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
+		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) || (a.Alias == nil) != (b.Alias == nil):
+		return fmt.Sprintf("%s: {%v %v %q %q %d:%d %d} and {%v %v %q %q %d:%d %d}", at,
+			a.Kind, a.Style, a.Tag, a.Value, a.Line, a.Column, len(a.Content), b.Kind, b.Style, b.Tag, b.Value, b.Line, b.Column, len(b.Content))
+	}
+	for i := range a.Content {
+		if d := sameTree(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkParts checks that data read in parts, when it is, is the tree read whole.
+func checkParts(t interface{ Fatalf(string, ...any) }, data []byte, parts int) bool {
+	got, ok := parseInParts(data, parts)
+	if !ok {
+		return false
+	}
+	var want yaml.Node
+	if err := yaml.Unmarshal(data, &want); err != nil {
+		t.Fatalf("read in parts, but the whole's reading fails: %v\n%q", err, data)
+	}
+	if d := sameTree(got, &want, ""); d != "" {
+		t.Fatalf("read in parts unlike whole: %s\n%q", d, data)
+	}
+	return true
+}
+
+// listDoc draws a document with a long items list: items of the shapes of an
+// InstanceTypeList or kubectl's output, and the pieces that make a part read differently
+// (quotes and brackets over several lines, comments, block scalars, anchors, keys after the
+// list).
+func listDoc() *rapid.Generator[string] {
+	items := []string{
+		"- metadata:\n    name: a\n  spec: {resources: {requests: {cpu: 1}}}\n",
+		"- {metadata: {name: b}}\n",
+		"-\n  metadata:\n    name: c\n",
+		"- x\n",
+		"-\n",
+		"- |\n  text\n  - not an item\n",
+		"- \"a\n- b\"\n",
+		"- {a: 1,\n- b: 2}\n",
+		"# a comment\n",
+		"\n",
+		"- &a {x: 1}\n",
+		"- *a\n",
+		"- k: v # c\n  k2: [1, 2]\n",
+		"- 'it''s'\n",
+		"- !!str 1\n",
+	}
+	return rapid.Custom(func(t *rapid.T) string {
+		var b strings.Builder
+		if rapid.Bool().Draw(t, "header") {
+			b.WriteString("apiVersion: v1\nkind: List\n")
+		}
+		b.WriteString("items:\n")
+		for range rapid.IntRange(1, 30).Draw(t, "items") {
+			b.WriteString(rapid.SampledFrom(items).Draw(t, "item"))
+		}
+		b.WriteString(rapid.SampledFrom([]string{"", "metadata: {resourceVersion: \"\"}\n", "kind: List\n", "items:\n- y\n", "x: \"open\n"}).Draw(t, "trailer"))
+		return b.String()
+	})
+}
+
+func TestPartsAreTheWhole(t *testing.T) {
+	read := 0
+	rapid.Check(t, func(t *rapid.T) {
+		if checkParts(t, []byte(listDoc().Draw(t, "doc")), rapid.IntRange(2, 8).Draw(t, "parts")) {
+			read++
+		}
+	})
+	if read == 0 {
+		t.Error("no document was read in parts")
+	}
+	// The big list of the benchmarks, and kubectl's node list.
+	if !checkParts(t, bigListText(3000), 4) {
+		t.Error("an InstanceTypeList of 3,000 items was not read in parts")
+	}
+}
+
+func FuzzParts(f *testing.F) {
+	f.Add([]byte("items:\n- a\n- b\n- c\n"), 3)
+	f.Add([]byte("kind: List\nitems:\n- {a: 1}\n-\n  b: 2\nmetadata: {}\n"), 2)
+	f.Fuzz(func(t *testing.T, data []byte, parts int) {
+		if len(data) > 1<<14 || parts < 2 || parts > 16 {
+			return
+		}
+		checkParts(t, data, parts)
+	})
+}
+
+// bigListText is an InstanceTypeList of n items.
+func bigListText(n int) []byte {
+	var b strings.Builder
+	b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- metadata:\n    name: it-%d\n  spec:\n    nodeSelector:\n      pool: pool-%d\n    resources:\n      requests: {cpu: \"%dm\", memory: \"%dMi\"}\n      limits: {cpu: \"%d\", memory: \"%dGi\", nvidia.com/gpu: %d}\n",
+			i, i%7, 100+i%900, 256+i%1024, 1+i%8, 2+i%16, i%2)
+	}
+	return []byte(b.String())
+}
