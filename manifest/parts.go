@@ -38,50 +38,75 @@ func parseDocument(data []byte) (*yaml.Node, error) {
 	return &doc, err
 }
 
-// itemsRegion finds the list below a top-level "items:" key at the first column: the offset
-// of the key's line, of the list's first line and of the line after it. The list runs over
-// lines that begin "- ", or are blank, comments or indented, to the first line that begins
-// with anything else.
-func itemsRegion(data []byte) (key, start, end int, ok bool) {
+// itemsRegion finds the list below a top-level "items:" key: the offset of the key's
+// line, of the list's first line and of the line after it, and the indentation of its
+// items (0 when they are at the first column, as kubectl prints them). The list's first
+// line that is not blank nor a comment must be an item; the list runs over item lines at
+// that indentation, lines indented more, blank lines and comments, to the first line that
+// is anything else.
+func itemsRegion(data []byte) (key, start, end, indent int, ok bool) {
 	key = -1
 	for i := 0; i < len(data); {
-		eol := bytes.IndexByte(data[i:], '\n')
-		next := len(data)
-		if eol >= 0 {
-			next = i + eol + 1
-		}
-		line := data[i:next]
+		line, next := lineAt(data, i)
 		if bytes.HasPrefix(line, []byte("items:")) {
 			rest := bytes.TrimLeft(line[len("items:"):], " ")
 			if key >= 0 || len(rest) > 0 && rest[0] != '\n' && rest[0] != '#' {
-				return 0, 0, 0, false // a second items key, or a value on its line
+				return 0, 0, 0, 0, false // a second items key, or a value on its line
 			}
 			key, start = i, next
-			end = listEnd(data, next)
-			if end == start {
-				return 0, 0, 0, false
+			if indent, ok = firstItem(data[start:]); !ok {
+				return 0, 0, 0, 0, false
 			}
+			end = listEnd(data, start, indent)
 			i = end
 			continue
 		}
 		i = next
 	}
-	return key, start, end, key >= 0
+	return key, start, end, indent, key >= 0 && end > start
 }
 
-// listEnd returns the offset of the first line from start that ends a list at the first
-// column: one that begins with anything but "- ", "-" alone, a blank, or "#".
-func listEnd(data []byte, start int) int {
-	for i := start; i < len(data); {
-		eol := bytes.IndexByte(data[i:], '\n')
-		next := len(data)
-		if eol >= 0 {
-			next = i + eol + 1
+// lineAt returns the line of data that starts at i, its line feed included, and the
+// offset of the next line.
+func lineAt(data []byte, i int) (line []byte, next int) {
+	next = len(data)
+	if eol := bytes.IndexByte(data[i:], '\n'); eol >= 0 {
+		next = i + eol + 1
+	}
+	return data[i:next], next
+}
+
+// blankOrComment reports a line, less its indentation, that is blank or a comment.
+func blankOrComment(trimmed []byte) bool {
+	return len(trimmed) == 0 || trimmed[0] == '\n' || trimmed[0] == '\r' || trimmed[0] == '#'
+}
+
+// firstItem returns the indentation of the first line of list that is not blank nor a
+// comment, if it is an item ("- ", or "-" alone).
+func firstItem(list []byte) (int, bool) {
+	for i := 0; i < len(list); {
+		line, next := lineAt(list, i)
+		i = next
+		if trimmed := bytes.TrimLeft(line, " "); !blankOrComment(trimmed) {
+			return len(line) - len(trimmed), isItem(trimmed)
 		}
-		switch c := data[i]; {
-		case c == ' ' || c == '\n' || c == '#' || c == '\r':
-		case c == '-' && (i+1 == len(data) || data[i+1] == ' ' || data[i+1] == '\n'):
-		default:
+	}
+	return 0, false
+}
+
+// isItem reports a line, less its indentation, that starts an item: "- " or "-" alone.
+func isItem(trimmed []byte) bool {
+	return len(trimmed) > 0 && trimmed[0] == '-' && (len(trimmed) == 1 || trimmed[1] == ' ' || trimmed[1] == '\n' || trimmed[1] == '\r')
+}
+
+// listEnd returns the offset of the first line from start that ends a list whose items are
+// indented by indent (see itemsRegion).
+func listEnd(data []byte, start, indent int) int {
+	for i := start; i < len(data); {
+		line, next := lineAt(data, i)
+		trimmed := bytes.TrimLeft(line, " ")
+		depth := len(line) - len(trimmed)
+		if !blankOrComment(trimmed) && depth <= indent && (depth < indent || !isItem(trimmed)) {
 			return i
 		}
 		i = next
@@ -89,24 +114,10 @@ func listEnd(data []byte, start int) int {
 	return len(data)
 }
 
-// firstAtColumnOne reports whether the first line of list that is not blank nor a comment
-// is an item at the first column, as every part's first line is.
-func firstAtColumnOne(list []byte) bool {
-	for len(list) > 0 {
-		line := list
-		if eol := bytes.IndexByte(list, '\n'); eol >= 0 {
-			line, list = list[:eol], list[eol+1:]
-		} else {
-			list = nil
-		}
-		switch trimmed := bytes.TrimLeft(line, " \r"); {
-		case len(trimmed) == 0 || trimmed[0] == '#':
-			continue
-		default:
-			return line[0] == '-'
-		}
-	}
-	return false
+// otherBreaks reports line breaks other than a line feed (a carriage return alone, NEL, LS,
+// PS), which the YAML reader breaks lines at and the cutting into parts does not.
+func otherBreaks(data []byte) bool {
+	return bytes.IndexByte(data, '\r') >= 0 || containsBreak(data)
 }
 
 // mayHoldAlias reports whether data may hold an anchor or an alias: an & or a * where a
@@ -135,10 +146,13 @@ func mayHoldAlias(data []byte) bool {
 // parseInParts parses data in parts, in parallel, when it is a document whose items can
 // be (see above), and reports whether it did.
 func parseInParts(data []byte, parts int) (*yaml.Node, bool) {
-	key, start, end, ok := itemsRegion(data)
-	if !ok || end-start < len(data)/2 || mayHoldAlias(data) || !firstAtColumnOne(data[start:end]) {
+	key, start, end, indent, ok := itemsRegion(data)
+	if !ok || end-start < len(data)/2 || mayHoldAlias(data) || otherBreaks(data) || end < len(data) && data[end] == ' ' {
+		// (What follows the list must be at the first column: an indented line after it
+		// would read as the items key's value in the rest, and is an error in the whole.)
 		return nil, false
 	}
+	mark := append(append([]byte("\n"), bytes.Repeat([]byte(" "), indent)...), "- "...)
 	// Cut the list into parts of about equal size, each at an item's first line.
 	cuts := []int{start}
 	for p := 1; p < parts; p++ {
@@ -146,7 +160,7 @@ func parseInParts(data []byte, parts int) (*yaml.Node, bool) {
 		if at <= cuts[len(cuts)-1] {
 			continue
 		}
-		next := bytes.Index(data[at:end], []byte("\n- "))
+		next := bytes.Index(data[at:end], mark)
 		if next < 0 {
 			break
 		}
@@ -191,16 +205,15 @@ func parseInParts(data []byte, parts int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	// The list starts at its first item's "-", as the whole's reading places it.
-	first := bytes.Index(data[start:end], []byte("\n-"))
-	if !bytes.HasPrefix(data[start:end], []byte("-")) {
-		if first < 0 {
-			return nil, false
+	first := start
+	for {
+		line, next := lineAt(data, first)
+		if t := bytes.TrimLeft(line, " "); len(t) > 0 && t[0] == '-' {
+			break
 		}
-		first++
-	} else {
-		first = 0
+		first = next
 	}
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: keyLine + 1 + bytes.Count(data[start:start+first], []byte("\n")), Column: 1}
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: keyLine + 1 + bytes.Count(data[start:first], []byte("\n")), Column: indent + 1}
 	for _, r := range results {
 		if !r.ok {
 			return nil, false

@@ -75,8 +75,13 @@ func listDoc() *rapid.Generator[string] {
 			b.WriteString("apiVersion: v1\nkind: List\n")
 		}
 		b.WriteString("items:\n")
+		indent := rapid.SampledFrom([]string{"", "", "  ", " "}).Draw(t, "indent")
 		for range rapid.IntRange(1, 30).Draw(t, "items") {
-			b.WriteString(rapid.SampledFrom(items).Draw(t, "item"))
+			item := rapid.SampledFrom(items).Draw(t, "item")
+			if rapid.IntRange(0, 9).Draw(t, "misindent") > 0 { // now and then an item out of line
+				item = indent + strings.ReplaceAll(strings.TrimSuffix(item, "\n"), "\n", "\n"+indent) + "\n"
+			}
+			b.WriteString(item)
 		}
 		b.WriteString(rapid.SampledFrom([]string{"", "metadata: {resourceVersion: \"\"}\n", "kind: List\n", "items:\n- y\n", "x: \"open\n"}).Draw(t, "trailer"))
 		return b.String()
@@ -96,6 +101,14 @@ func TestPartsAreTheWhole(t *testing.T) {
 	// The big list of the benchmarks, and kubectl's node list.
 	if !checkParts(t, bigListText(3000), 4) {
 		t.Error("an InstanceTypeList of 3,000 items was not read in parts")
+	}
+	var indented strings.Builder
+	indented.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := range 300 {
+		fmt.Fprintf(&indented, "  - metadata:\n      name: it-%d\n    spec: {resources: {requests: {cpu: 1}}}\n", i)
+	}
+	if !checkParts(t, []byte(indented.String()), 4) {
+		t.Error("a list indented below its key was not read in parts")
 	}
 }
 
