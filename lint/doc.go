@@ -11,9 +11,11 @@
 //  1. Lists the files of the inputs: a directory is walked for manifests
 //     (manifest.IsManifestName), in lexical order, leaving out paths that match
 //     Options.Exclude; the same file named twice is read once. An input that does not
-//     exist, or a directory named as an input that holds no manifest, is an error: the
-//     command's usage error. An unreadable file or a dangling symlink met in a walk is a
-//     finding, and the rest is read.
+//     exist or cannot be opened, or a directory named as an input that holds no manifest,
+//     is an error: the command's usage error. An unreadable file or a dangling symlink met
+//     in a walk is a finding, and the rest is read; what is not a regular file (a named
+//     pipe, a socket, a device) is skipped, with why: a walk never waits for a writer or
+//     reads without end. Named as an input, a pipe is read (within the size limit).
 //  2. Reads the cluster's instance types (Options.Catalog) and nodes (Options.Nodes).
 //     They are not checked, but problems reading them are findings.
 //  3. Reads every file once, as kubectl reads it (package manifest), in parallel, one
@@ -22,8 +24,10 @@
 //     finding of validation at or below a path whose value decoding refused (a number where
 //     a string belongs, a number where a mapping of limits belongs) is left out
 //     (manifest.Document.Locate): decoding has said it, and one mistake gets one finding.
-//     Of the documents that hold workloads, the decoded workloads and their positions are
-//     kept for step 5, not their trees.
+//     Of each workload, what its check needs is kept for step 5 (its values, and the
+//     positions its findings can be at: about 600 bytes), not its document. Past 32 MiB of
+//     them, the files that hold the rest are read again at step 5, so that memory stays
+//     bounded whatever the number of workloads.
 //  4. Forms the catalog: the built-in default, the cluster's instance types, and over them
 //     those of the inputs; of several definitions of a name, the last is in effect, as
 //     kubectl apply leaves the cluster, and every earlier one is a finding
@@ -39,5 +43,7 @@
 //     given both that way and as an input is reported once.
 //
 // The report never depends on the order files are read in, and a run holds at most about
-// manifest.MaxNodes parse nodes at once, whatever the number and size of the files.
+// manifest.MaxNodes parse nodes at once, whatever the number and size of the files and the
+// number of processors: a file's share of that budget is taken before it is read, for what
+// its size allows (all of it, for a file whose size is not known).
 package lint

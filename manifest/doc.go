@@ -9,6 +9,10 @@
 // sigs.k8s.io/yaml.YAMLToJSON makes of the document as kubectl's reader cuts it (or
 // encoding/json, for a JSON file), or both refuse it.
 //
+//   - Files are read in the encodings kubectl reads: UTF-8 (a byte order mark dropped), and
+//     UTF-16 in either byte order behind its byte order mark (what PowerShell 5.1 writes),
+//     converted before anything else. UTF-32, and UTF-16 without a mark, are one finding
+//     that names the encoding (kubectl reads their NUL bytes and refuses them).
 //   - Documents are cut as kubectl cuts them: at each line that begins with "---". A line
 //     that begins with "---" followed by anything but a comment is a SyntaxError (kubectl
 //     reads no further; here the next document is read). A syntax error ends its own
@@ -80,6 +84,13 @@
 // resources hold no requests or limits); the rest is checked for duplicate keys and for
 // what kubectl would refuse. Of a Node, its name, labels, spec.unschedulable, spec.taints
 // and status.allocatable.
+//
+// # Speed
+//
+// A long list (an InstanceTypeList, or what kubectl get -o yaml prints) is parsed in parts on
+// every processor and put together, when nothing can make a part read unlike the whole (see
+// parts.go: no anchors or aliases, items that start at one indentation); the trees are the
+// same, a property test and a fuzz target hold them so.
 //
 // # Memory
 //
