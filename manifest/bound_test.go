@@ -120,3 +120,29 @@ func TestSortByHash(t *testing.T) {
 		}
 	})
 }
+
+// A large table's buckets find what a binary search of its entries finds, present or not.
+func TestBuckets(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1000, 5000).Draw(t, "n")
+		tab := newPositions(n)
+		for i := range n {
+			tab.entries = append(tab.entries, entry{hash: rapid.Uint64().Draw(t, "h"), line: int32(i + 1)})
+		}
+		tab.index()
+		if len(tab.entries) >= 1024 && tab.buckets == nil {
+			t.Fatalf("%d entries and no buckets", len(tab.entries))
+		}
+		for k := range 200 {
+			h := rapid.Uint64().Draw(t, "probe")
+			if k%2 == 0 {
+				h = tab.entries[rapid.IntRange(0, len(tab.entries)-1).Draw(t, "i")].hash
+			}
+			got, gotOK := tab.find(h)
+			want, wantOK := find(tab.entries, h)
+			if got != want || gotOK != wantOK {
+				t.Fatalf("find(%x) = %v, %v; the binary search finds %v, %v", h, got, gotOK, want, wantOK)
+			}
+		}
+	})
+}

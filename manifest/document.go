@@ -225,7 +225,7 @@ func (d *Document) Locator(base *field.Path, paths ...string) Locator {
 	}
 	l := Locator{file: d.File, start: start}
 	for _, p := range paths {
-		if e, ok := find(d.at.entries, hashPathString(p)); ok {
+		if e, ok := d.at.find(hashPathString(p)); ok {
 			l.at = append(l.at, e)
 		}
 	}
@@ -239,7 +239,7 @@ func (d *Document) Locator(base *field.Path, paths ...string) Locator {
 func (l Locator) Locate(errs field.ErrorList) []Finding {
 	out := make([]Finding, 0, len(errs))
 	for _, e := range errs {
-		pos, refused := lookupEntries(l.at, l.start, e.Field)
+		pos, refused := lookupEntries(func(h uint64) (entry, bool) { return find(l.at, h) }, l.start, e.Field)
 		if !refused {
 			out = append(out, Finding{File: l.file, Position: pos, Err: clipField(e)})
 		}

@@ -21,12 +21,16 @@ import (
 // its path stack as it records; a question hashes the text it is asked about, every prefix
 // that ends a segment in one pass, to find the nearest recorded parent of a path that leads
 // nowhere. Recording appends to a list, in the order of decoding, which is sorted by hash
-// once, when the first question comes (after the document is decoded); a question is then a
-// binary search per prefix. Its cost is that of the path's text, whatever the size of the
-// document.
+// once, when the document is decoded; a question is then a look into a bucket of the sorted
+// list per prefix. Its cost is that of the path's text, whatever the size of the document.
 type positions struct {
 	entries []entry // as recorded; sorted by hash once indexed
 	indexed bool
+	// buckets index the sorted entries of a large table by the top bits of their hashes
+	// (shift is 64 less those bits): the entries whose hashes start with b are
+	// entries[buckets[b]:buckets[b+1]], a few.
+	buckets []int32
+	shift   uint8
 	own     map[*field.Error]ownFinding
 	start   Position // the document's first line, for a path nothing recorded is above
 }
@@ -109,6 +113,41 @@ func (t *positions) index() {
 		last.column |= refused
 	}
 	t.entries = slices.Clip(out)
+	t.bucket()
+}
+
+// bucket indexes a table of more than a thousand entries by the top bits of the hashes,
+// about eight entries a bucket: a look for a hash is then one step into the index and a
+// short scan, where a binary search of a large table takes many steps to memory.
+func (t *positions) bucket() {
+	n := len(t.entries)
+	if n < 1024 {
+		return
+	}
+	bits := uint8(64) // 64 less log2 of the buckets: n/8 of them, a power of two not over it
+	for b := n >> 3; b > 1; b >>= 1 {
+		bits--
+	}
+	t.shift = bits
+	t.buckets = make([]int32, (1<<(64-bits))+1)
+	b := 0
+	for i, e := range t.entries {
+		for top := int(e.hash >> bits); b <= top; b++ {
+			t.buckets[b] = int32(i)
+		}
+	}
+	for ; b < len(t.buckets); b++ {
+		t.buckets[b] = int32(n)
+	}
+}
+
+// find returns the entry of the path whose hash is h.
+func (t *positions) find(h uint64) (entry, bool) {
+	if t.buckets == nil {
+		return find(t.entries, h)
+	}
+	b := h >> t.shift
+	return find(t.entries[t.buckets[b]:t.buckets[b+1]], h)
 }
 
 // sortByHash sorts entries by hash: a comparison sort for a few, a radix sort of the
@@ -154,12 +193,12 @@ func (t *positions) lookup(path string) (pos Position, refused bool) {
 	if !t.indexed {
 		t.index()
 	}
-	return lookupEntries(t.entries, t.start, path)
+	return lookupEntries(t.find, t.start, path)
 }
 
-// lookupEntries is positions.lookup over entries sorted by hash, with start for a path
+// lookupEntries is positions.lookup over the entries find finds, with start for a path
 // nothing recorded is above.
-func lookupEntries(entries []entry, start Position, path string) (pos Position, refused bool) {
+func lookupEntries(find func(uint64) (entry, bool), start Position, path string) (pos Position, refused bool) {
 	pos = start
 	if path == "<nil>" { // a nil *field.Path: the document itself
 		path = ""
@@ -173,7 +212,7 @@ func lookupEntries(entries []entry, start Position, path string) (pos Position, 
 		}
 		h.WriteString(path[from:i])
 		from = i
-		if e, ok := find(entries, h.Sum64()); ok {
+		if e, ok := find(h.Sum64()); ok {
 			if e.line != 0 {
 				pos = e.pos()
 			}
