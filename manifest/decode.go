@@ -60,7 +60,7 @@ type decoder struct {
 // newDecoder returns a decoder of a document of the given number of nodes (as written),
 // on the given line offset, with a budget of nodes.
 func newDecoder(nodes, budget, lines int) *decoder {
-	return &decoder{limit: budget, budget: budget, lines: lines, at: newPositions(min(nodes, MaxNodes)/2 + 1)}
+	return &decoder{limit: budget, budget: budget, lines: lines, at: newPositions(min(nodes, MaxNodes)*5/8 + 1)}
 }
 
 // cycleNode stands for a node the walk cannot enter, an alias into itself: it reads as

@@ -355,7 +355,7 @@ func jsonTypeName(t reflect.Type) string {
 }
 
 // list decodes the InstanceTypeList n, calling item for each item with its path.
-func (d *decoder) list(n *yaml.Node, item func(it *instancetype.InstanceType, ip *field.Path, n *yaml.Node, errs field.ErrorList)) {
+func (d *decoder) list(n *yaml.Node, item func(it *instancetype.InstanceType, ip *field.Path, n *yaml.Node, errs field.ErrorList), grow func(items int)) {
 	var l instancetype.InstanceTypeList
 	d.typeMeta(n, instancetype.ListKind, false)
 	sawItems := false
@@ -374,6 +374,7 @@ func (d *decoder) list(n *yaml.Node, item func(it *instancetype.InstanceType, ip
 				return
 			}
 			items := d.path.build() // once, for the paths of all the items
+			grow(len(v.Content))
 			d.items(v, func(j int, _, e *yaml.Node) {
 				from := len(d.errs)
 				it := d.instanceType(e, true)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -401,7 +402,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		whole = true
 		doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Line: doc.Line, Kind: kind, Object: d.instanceType(n, false)})
 	case KindInstanceTypeList:
-		d.list(n, instanceType)
+		d.list(n, instanceType, func(items int) { doc.InstanceTypes = slices.Grow(doc.InstanceTypes, items) })
 	case KindList:
 		d.v1List(n, instanceType, func(nd fit.Node, ip *field.Path, e *yaml.Node, errs field.ErrorList) {
 			doc.Nodes = append(doc.Nodes, Item[fit.Node]{Path: ip, Line: e.Line + d.lines, Kind: KindNode, Object: nd, Errors: errs})
