@@ -1,6 +1,7 @@
 package integration_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -172,7 +173,7 @@ func (c diffCase) body() []byte {
 // validateVerdict is package validate's answer: nil to accept, else the findings.
 func validateVerdict(body []byte) error {
 	var h webhook.Handler
-	resp := h.Review(&admissionv1.AdmissionRequest{
+	resp := h.Review(context.Background(), &admissionv1.AdmissionRequest{
 		Operation: admissionv1.Create,
 		Resource:  metav1.GroupVersionResource{Group: gvr.Group, Version: gvr.Version, Resource: gvr.Resource},
 		Object:    runtime.RawExtension{Raw: body},

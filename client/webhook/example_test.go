@@ -1,6 +1,7 @@
 package webhook_test
 
 import (
+	"context"
 	"fmt"
 
 	admissionv1 "k8s.io/api/admission/v1"
@@ -14,7 +15,7 @@ import (
 // finding at its path.
 func ExampleHandler_Review() {
 	h := &webhook.Handler{}
-	resp := h.Review(&admissionv1.AdmissionRequest{
+	resp := h.Review(context.Background(), &admissionv1.AdmissionRequest{
 		Operation: admissionv1.Create,
 		Resource:  metav1.GroupVersionResource{Group: "amlarc.azureml.com", Version: "v1alpha1", Resource: "instancetypes"},
 		Object: runtime.RawExtension{Raw: []byte(`{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType",
