@@ -29,13 +29,10 @@
 //	      finalizer not a qualified name                Invalid       metadata.finalizers[i]
 //	      finalizers orphan and foregroundDeletion      Invalid       metadata.finalizers
 //	      generateName not the start of a DNS-1123      Invalid       metadata.generateName
-//	      subdomain; generation below 0                               metadata.generation
+//	      subdomain
 //	      owner reference without apiVersion, kind,     Required,     metadata.ownerReferences[i].FIELD
 //	      name or uid; a v1 Event as owner; two         Invalid       (two controllers:
 //	      controllers                                                 metadata.ownerReferences)
-//	      managed fields: operation, fieldsType,        Required,     metadata.managedFields[i].FIELD
-//	      manager (128 bytes, printable), subresource   NotSupported,
-//	                                                    Invalid, TooLong
 //	R2    cpu or memory request or limit missing, null  Required      spec.resources.requests[cpu] ...
 //	R2    ... written as ""                             Invalid       spec.resources.limits[memory] ...
 //	R2    ... not a quantity ("2Gx", "1e400")           Invalid       the same
@@ -52,9 +49,10 @@
 //	R7    key the extension's selector sets otherwise   Invalid       spec.nodeSelector[KEY]
 //	R7    with StrictSubset, pair the extension lacks   Invalid       spec.nodeSelector[KEY]
 //
-// Metadata the API server does not refuse is not a finding: a namespace (cleared on a
-// cluster-scoped object), a resourceVersion (refused on a create, required on an update:
-// validation cannot tell which), uid and timestamps (set by the server).
+// Metadata the API server sets itself on a create is not checked: the namespace (cleared
+// on a cluster-scoped object), generation, managed fields, uid and timestamps; nor is a
+// resourceVersion (refused when a new object is stored, required on an update: validation
+// cannot tell which, and kubectl get -o yaml prints one).
 //
 // An extended resource is a fully qualified name such as nvidia.com/gpu or amd.com/gpu,
 // as Kubernetes defines it. Written as null, it means none. A custom instance type named

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,33 +19,30 @@ import (
 const (
 	// maxAnnotationsBytes is the most bytes of annotation keys and values together.
 	maxAnnotationsBytes = 256 << 10
-	// maxFieldManagerLen is the longest manager of a managed fields entry.
-	maxFieldManagerLen = 128
-	// maxSubresourceLen is the longest subresource of a managed fields entry.
-	maxSubresourceLen = 256
 )
 
 // The paths of metadata fields, below an object's root.
 var (
 	pathMetadataGenerateName    = []string{"metadata", "generateName"}
-	pathMetadataGeneration      = []string{"metadata", "generation"}
 	pathMetadataAnnotations     = []string{"metadata", "annotations"}
 	pathMetadataFinalizers      = []string{"metadata", "finalizers"}
 	pathMetadataOwnerReferences = []string{"metadata", "ownerReferences"}
-	pathMetadataManagedFields   = []string{"metadata", "managedFields"}
 )
 
 // validateObjectMeta appends the findings about the metadata m of the object at root to
 // errs, in a fixed order: the name (R1), and what the API server refuses in the metadata
-// of a cluster-scoped custom resource (apimachinery's ValidateObjectMeta, which the tests
-// compare with): generateName, generation, labels, annotations, owner references,
-// finalizers, managed fields. Map keys and list indices are in the paths
-// (metadata.annotations[a b], metadata.finalizers[1]), where apimachinery reports at the
-// map or list. It does not allocate when m is valid.
+// of a cluster-scoped custom resource it is asked to create (apimachinery's
+// ValidateObjectMeta, which the tests compare with, and a real API server in the client
+// module's tests): generateName, labels, annotations, owner references, finalizers. Map
+// keys and list indices are in the paths (metadata.annotations[a b],
+// metadata.finalizers[1]), where apimachinery reports at the map or list. It does not
+// allocate when m is valid.
 //
-// Two things are left out. A namespace: the API server clears it on a cluster-scoped
-// object rather than refusing it. A resourceVersion: the API server refuses one on a
-// create and requires one on an update, and validation does not know which it is.
+// What the API server sets itself on a create, rather than refusing what a manifest
+// carries there, is not checked: the namespace (cleared on a cluster-scoped object), the
+// generation, the managed fields, the uid and the timestamps. Nor is a resourceVersion,
+// which the API server refuses when it stores a new object and requires on an update:
+// validation does not know which it is, and kubectl get -o yaml prints one.
 func validateObjectMeta(m *metav1.ObjectMeta, root *field.Path, errs field.ErrorList) field.ErrorList {
 	switch {
 	case m.Name == "":
@@ -59,19 +55,12 @@ func validateObjectMeta(m *metav1.ObjectMeta, root *field.Path, errs field.Error
 		errs = append(errs, field.Invalid(at{root, pathMetadataGenerateName}.path(), clip.String(m.GenerateName),
 			"must be the start of a DNS-1123 subdomain, to which the API server adds 5 characters: lowercase letters, digits, '-' and '.', starting with a letter or digit"))
 	}
-	if m.Generation < 0 {
-		errs = append(errs, field.Invalid(at{root, pathMetadataGeneration}.path(), m.Generation, "must be greater than or equal to 0"))
-	}
 	errs = validateLabels(m.Labels, at{root, pathMetadataLabels}, errs)
 	errs = validateAnnotations(m.Annotations, at{root, pathMetadataAnnotations}, errs)
 	if len(m.OwnerReferences) > 0 {
 		errs = validateOwnerReferences(m.OwnerReferences, at{root, pathMetadataOwnerReferences}, errs)
 	}
-	errs = validateFinalizers(m.Finalizers, at{root, pathMetadataFinalizers}, errs)
-	if len(m.ManagedFields) > 0 {
-		errs = validateManagedFields(m.ManagedFields, at{root, pathMetadataManagedFields}, errs)
-	}
-	return errs
+	return validateFinalizers(m.Finalizers, at{root, pathMetadataFinalizers}, errs)
 }
 
 // validGenerateName reports whether s is a valid generateName: as apimachinery's
@@ -199,37 +188,6 @@ func validateOwnerReferences(refs []metav1.OwnerReference, l at, errs field.Erro
 		first := refs[controller]
 		errs = append(errs, field.Invalid(l.path(), field.OmitValueType{},
 			"only one owner reference may have controller set to true; "+clip.Quote(first.Kind+"/"+first.Name)+" and "+clip.Quote(r.Kind+"/"+r.Name)+" both do"))
-	}
-	return errs
-}
-
-// validateManagedFields appends the findings about the managed fields entries mf, found at
-// l, to errs: the operation, the fields type, the manager (length, printable) and the
-// subresource (length) of each.
-func validateManagedFields(mf []metav1.ManagedFieldsEntry, l at, errs field.ErrorList) field.ErrorList {
-	for i, e := range mf {
-		p := indexed{l, i}
-		switch e.Operation {
-		case metav1.ManagedFieldsOperationApply, metav1.ManagedFieldsOperationUpdate:
-		case "":
-			errs = append(errs, field.Required(p.Child("operation"), "Apply or Update"))
-		default:
-			errs = append(errs, field.NotSupported(p.Child("operation"), clip.String(string(e.Operation)),
-				[]string{string(metav1.ManagedFieldsOperationApply), string(metav1.ManagedFieldsOperationUpdate)}))
-		}
-		if e.FieldsType != "" && e.FieldsType != "FieldsV1" {
-			errs = append(errs, field.Invalid(p.Child("fieldsType"), clip.String(e.FieldsType), "must be FieldsV1"))
-		}
-		if len(e.Manager) > maxFieldManagerLen {
-			errs = append(errs, field.TooLong(p.Child("manager"), "", maxFieldManagerLen))
-		}
-		if i := strings.IndexFunc(e.Manager, func(r rune) bool { return !unicode.IsPrint(r) }); i >= 0 {
-			errs = append(errs, field.Invalid(p.Child("manager"), clip.String(e.Manager),
-				"must hold printable characters only; the one at byte "+strconv.Itoa(i)+" is not"))
-		}
-		if len(e.Subresource) > maxSubresourceLen {
-			errs = append(errs, field.TooLong(p.Child("subresource"), "", maxSubresourceLen))
-		}
 	}
 	return errs
 }
