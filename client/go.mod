@@ -7,6 +7,7 @@ replace github.com/amlarc-go/instancetypes => ../
 require (
 	github.com/amlarc-go/instancetypes v0.0.0-00010101000000-000000000000
 	github.com/prometheus/client_golang v1.24.0
+	golang.org/x/sync v0.22.0
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.0
 	k8s.io/apimachinery v0.37.2

@@ -60,7 +60,7 @@ func del(keys ...string) func(object) {
 
 func noFinalizers(o object) { delete(at(o, "metadata"), "finalizers") }
 
-func encode(t *testing.T, o object) []byte {
+func encode(t testing.TB, o object) []byte {
 	t.Helper()
 	b, err := json.Marshal(o)
 	if err != nil {

@@ -43,13 +43,13 @@ func review(op admissionv1.Operation, gvr metav1.GroupVersionResource, object st
 }
 
 // marshal encodes r with object as its request's object, written as is ("" for none).
-func marshal(t *testing.T, r admissionv1.AdmissionReview, object string) []byte {
+func marshal(t testing.TB, r admissionv1.AdmissionReview, object string) []byte {
 	t.Helper()
 	return marshalUpdate(t, r, object, "")
 }
 
 // marshalUpdate encodes r with object and oldObject, each written as is ("" for none).
-func marshalUpdate(t *testing.T, r admissionv1.AdmissionReview, object, oldObject string) []byte {
+func marshalUpdate(t testing.TB, r admissionv1.AdmissionReview, object, oldObject string) []byte {
 	t.Helper()
 	body, err := json.Marshal(r)
 	if err != nil {

@@ -12,9 +12,13 @@
 //	--metrics-bind-address ADDR      Prometheus /metrics, plain HTTP (default :8080; 0 turns it off)
 //	--node-selector k=v[,k=v]        the extension's nodeSelector (repeatable; all pairs count)
 //	--strict-subset                  the literal subset rule (R7)
-//	--max-in-flight N                reviews at once (default 32); beyond, a request waits up to
-//	                                 1 s for a place, then gets 429 with Retry-After: 1, which the
-//	                                 API server retries within the webhook's timeoutSeconds
+//	--max-in-flight N                reviews at once (default 32)
+//	--max-in-flight-bytes Q          request bodies reviewed at once, in bytes (default 4Mi); a
+//	                                 review takes about 100 times its object's size in memory, so
+//	                                 this bounds the server's memory. Beyond either bound, a
+//	                                 request waits up to 1 s for a place, then gets 429 with
+//	                                 Retry-After: 1, which the API server retries within the
+//	                                 webhook's timeoutSeconds
 //	--read-timeout D                 to read a request, headers and body (default 10s; headers
 //	                                 alone: at most 5s)
 //	--write-timeout D                from the end of the headers to the end of the answer (default 35s)
@@ -67,6 +71,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/client/internal/certwatch"
 	"github.com/amlarc-go/instancetypes/client/webhook"
+	"github.com/amlarc-go/instancetypes/quantity"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -93,6 +98,7 @@ type config struct {
 	bindAddress, probeAddress, metrics string
 	options                            validate.Options
 	maxInFlight                        int
+	maxInFlightBytes                   int64
 	readTimeout, writeTimeout, idle    time.Duration
 	certReload, shutdownDelay          time.Duration
 	logLevel                           slog.Level
@@ -114,6 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	})
 	fs.BoolVar(&c.options.StrictSubset, "strict-subset", false, "the literal subset rule (R7): every key and value of an instance type's nodeSelector must be in the extension's")
 	fs.IntVar(&c.maxInFlight, "max-in-flight", 32, "reviews at once; beyond, a request waits up to 1s, then gets 429")
+	maxBytes := fs.String("max-in-flight-bytes", "4Mi", "request bodies reviewed at once, in bytes (a quantity: 4Mi, 8M); beyond, a request waits up to 1s, then gets 429")
 	fs.DurationVar(&c.readTimeout, "read-timeout", 10*time.Second, "the most time to read a request, headers and body")
 	fs.DurationVar(&c.writeTimeout, "write-timeout", 35*time.Second, "the most time from the end of a request's headers to the end of its answer")
 	fs.DurationVar(&c.idle, "idle-timeout", 90*time.Second, "how long a kept-alive connection may wait for its next request")
@@ -129,6 +136,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if err := c.logLevel.UnmarshalText([]byte(*level)); err != nil {
 		return nil, fmt.Errorf("invalid --log-level %q: want debug, info, warn or error", *level)
 	}
+	q, err := quantity.Parse(*maxBytes)
+	if err != nil || q.Sign() <= 0 || q.Cmp(quantity.MustParse("1Gi")) > 0 {
+		return nil, fmt.Errorf("invalid --max-in-flight-bytes %q: want a quantity of bytes from 1 to 1Gi, such as 4Mi", *maxBytes)
+	}
+	c.maxInFlightBytes = q.Value()
 	sel, err := parseSelector(selector)
 	if err != nil {
 		return nil, fmt.Errorf("invalid --node-selector: %w", err)
@@ -218,7 +230,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 		logReview(log, r, res)
 	}}
 	mux := http.NewServeMux()
-	mux.Handle(Path, limit(h, c.maxInFlight, m, log))
+	mux.Handle(Path, limit(h, c.maxInFlight, c.maxInFlightBytes, m, log))
 	hooks := &http.Server{
 		Handler:           mux,
 		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.GetCertificate, NextProtos: []string{"http/1.1"}},
@@ -281,7 +293,8 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 		}()
 	}
 	ready.Store(true)
-	log.Info("ready", "node_selector", c.options.NodeSelector, "strict_subset", c.options.StrictSubset, "max_in_flight", c.maxInFlight)
+	log.Info("ready", "node_selector", c.options.NodeSelector, "strict_subset", c.options.StrictSubset,
+		"max_in_flight", c.maxInFlight, "max_in_flight_bytes", c.maxInFlightBytes)
 
 	var failed error
 	select {

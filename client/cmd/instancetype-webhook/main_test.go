@@ -42,6 +42,9 @@ func TestParseFlags(t *testing.T) {
 		{"--max-in-flight", "0"},
 		{"--read-timeout", "0s"},
 		{"--log-level", "loud"},
+		{"--max-in-flight-bytes", "0"},
+		{"--max-in-flight-bytes", "2Gi"},
+		{"--max-in-flight-bytes", "lots"},
 		{"--no-such-flag"},
 		{"extra"},
 	} {
@@ -217,7 +220,7 @@ func TestLimit(t *testing.T) {
 		<-release
 	})
 	m := newMetrics(prometheus.NewRegistry())
-	h := limit(slow, 1, m, slog.New(slog.DiscardHandler))
+	h := limit(slow, 1, 1<<20, m, slog.New(slog.DiscardHandler))
 	go h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", Path, nil))
 	<-entered
 	rec := httptest.NewRecorder()
@@ -237,5 +240,46 @@ func TestLimit(t *testing.T) {
 	release <- struct{}{}
 	if code := <-done; code != 200 {
 		t.Errorf("third request: %d; want 200", code)
+	}
+}
+
+// TestLimitBytes: request bodies count by their Content-Length against the byte bound; one
+// without a length, or longer than the bound, runs alone.
+func TestLimitBytes(t *testing.T) {
+	release := make(chan struct{})
+	entered := make(chan struct{}, 4)
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered <- struct{}{}
+		<-release
+	})
+	h := limit(slow, 10, 1000, newMetrics(prometheus.NewRegistry()), slog.New(slog.DiscardHandler))
+	post := func(size int64) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("POST", Path, strings.NewReader(strings.Repeat(" ", int(max(size, 0)))))
+		r.ContentLength = size
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		return rec
+	}
+	go post(800)
+	<-entered
+	if rec := post(300); rec.Code != http.StatusTooManyRequests { // 800 + 300 > 1000
+		t.Errorf("300 bytes beside 800: %d; want 429", rec.Code)
+	}
+	done := make(chan int)
+	go func() { done <- post(150).Code }() // 800 + 150 fits
+	<-entered
+	if rec := post(-1); rec.Code != http.StatusTooManyRequests { // no length: the whole bound
+		t.Errorf("a body without a length beside others: %d; want 429", rec.Code)
+	}
+	release <- struct{}{}
+	release <- struct{}{}
+	if code := <-done; code != 200 {
+		t.Errorf("150 bytes beside 800: %d; want 200", code)
+	}
+	go func() { done <- post(5000).Code }() // more than the bound: alone
+	<-entered
+	release <- struct{}{}
+	if code := <-done; code != 200 {
+		t.Errorf("5000 bytes alone: %d; want 200", code)
 	}
 }

@@ -12,13 +12,14 @@ import (
 
 // metrics are the webhook's Prometheus metrics (listed in the module's README).
 type metrics struct {
-	reviews     *prometheus.CounterVec
-	duration    *prometheus.HistogramVec
-	findings    *prometheus.CounterVec
-	warnings    prometheus.Counter
-	inFlight    prometheus.Gauge
-	certReloads *prometheus.CounterVec
-	certExpiry  prometheus.Gauge
+	reviews       *prometheus.CounterVec
+	duration      *prometheus.HistogramVec
+	findings      *prometheus.CounterVec
+	warnings      prometheus.Counter
+	inFlight      prometheus.Gauge
+	inFlightBytes prometheus.Gauge
+	certReloads   *prometheus.CounterVec
+	certExpiry    prometheus.Gauge
 }
 
 // newMetrics registers the metrics, and the Go runtime's and the process's, with reg.
@@ -44,6 +45,9 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: ns, Name: "reviews_in_flight", Help: "Reviews being answered now (at most --max-in-flight).",
 		}),
+		inFlightBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: ns, Name: "request_bytes_in_flight", Help: "Bytes of the request bodies being reviewed now (at most --max-in-flight-bytes).",
+		}),
 		certReloads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Name: "certificate_reloads_total",
 			Help: "Changes of tls.crt and tls.key seen, by result: success (now served) or failure (the previous certificate kept).",
@@ -52,7 +56,7 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 			Namespace: ns, Name: "certificate_expiry_timestamp_seconds", Help: "When the certificate served expires, in seconds since the Unix epoch.",
 		}),
 	}
-	reg.MustRegister(m.reviews, m.duration, m.findings, m.warnings, m.inFlight, m.certReloads, m.certExpiry,
+	reg.MustRegister(m.reviews, m.duration, m.findings, m.warnings, m.inFlight, m.inFlightBytes, m.certReloads, m.certExpiry,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
