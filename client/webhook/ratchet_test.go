@@ -212,7 +212,7 @@ func TestRatchet(t *testing.T) {
 }
 
 // checkRatchetWarnings checks that warnings report n findings kept by ratcheting: a line
-// that counts them, then one per finding (there are fewer than eight here).
+// that counts them, then one per finding (there are fewer than nine here).
 func checkRatchetWarnings(t *testing.T, warnings []string, n int) {
 	t.Helper()
 	checkWarningBounds(t, warnings)

@@ -82,7 +82,7 @@ func summary(errs field.ErrorList) string {
 }
 
 // warningsFor returns the warnings of an admitted (or denied) instance type it: the count
-// of the findings kept by ratcheting, up to eight of them and how many more, then the
+// of the findings kept by ratcheting, up to nine of them and how many more, then the
 // override of the built-in default. At most MaxWarnings, each a warningText.
 func warningsFor(it *instancetype.InstanceType, kept field.ErrorList) []string {
 	var out []string

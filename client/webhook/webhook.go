@@ -68,7 +68,7 @@
 //
 // # Warnings
 //
-// Besides the ratcheted findings (a line that counts them, then up to eight of them, then
+// Besides the ratcheted findings (a line that counts them, then up to nine of them, then
 // how many more), an admitted instance type named defaultinstancetype gets a warning that
 // it overrides the built-in default, which every workload that names no instance type
 // uses (R5, R6).
