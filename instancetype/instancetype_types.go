@@ -35,6 +35,7 @@ type InstanceTypeSpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxProperties=64
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !format.qualifiedName().validate(k).hasValue())",message="keys must be label keys: an optional DNS subdomain prefix and a '/', then a name of at most 63 letters, digits, '-', '_' and '.' that starts and ends with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !format.labelValue().validate(self[k]).hasValue())",message="values must be label values: empty, or at most 63 letters, digits, '-', '_' and '.' that start and end with a letter or digit"
 
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 
@@ -55,19 +56,19 @@ type ResourceRequirements struct {
 	// greater than zero; extended resources such as nvidia.com/gpu are whole numbers, and
 	// null means none.
 	// +required
-	// +kubebuilder:validation:MaxProperties=8
+	// +kubebuilder:validation:MaxProperties=16
 	// +kubebuilder:validation:XValidation:rule="'cpu' in self && self['cpu'] != null",message="cpu is required",fieldPath=".cpu",reason=FieldValueRequired
 	// +kubebuilder:validation:XValidation:rule="'memory' in self && self['memory'] != null",message="memory is required",fieldPath=".memory",reason=FieldValueRequired
 	// +kubebuilder:validation:XValidation:rule="!('cpu' in self) || self['cpu'] == null || (size(string(self['cpu'])) <= 64 && (string(self['cpu']).lastIndexOf('e') < 0 || size(string(self['cpu'])) - string(self['cpu']).lastIndexOf('e') <= 5) && (string(self['cpu']).lastIndexOf('E') < 0 || size(string(self['cpu'])) - string(self['cpu']).lastIndexOf('E') <= 5) && isQuantity(string(self['cpu'])) && quantity(string(self['cpu'])).isGreaterThan(quantity('0')))",message="cpu must be a quantity greater than zero, such as 500m or 2",fieldPath=".cpu"
 	// +kubebuilder:validation:XValidation:rule="!('memory' in self) || self['memory'] == null || (size(string(self['memory'])) <= 64 && (string(self['memory']).lastIndexOf('e') < 0 || size(string(self['memory'])) - string(self['memory']).lastIndexOf('e') <= 5) && (string(self['memory']).lastIndexOf('E') < 0 || size(string(self['memory'])) - string(self['memory']).lastIndexOf('E') <= 5) && isQuantity(string(self['memory'])) && quantity(string(self['memory'])).isGreaterThan(quantity('0')))",message="memory must be a quantity greater than zero, such as 1500Mi or 2Gi",fieldPath=".memory"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k == 'cpu' || k == 'memory' || (k.contains('/') && !format.qualifiedName().validate(k).hasValue() && !k.contains('kubernetes.io/') && !k.startsWith('requests.') && k.indexOf('/') <= 244))",message="resource names are cpu, memory, or fully qualified extended resource names such as nvidia.com/gpu"
-	// +kubebuilder:validation:XValidation:rule="self.all(k, k == 'cpu' || k == 'memory' || self[k] == null || (size(string(self[k])) <= 64 && (string(self[k]).lastIndexOf('e') < 0 || size(string(self[k])) - string(self[k]).lastIndexOf('e') <= 5) && (string(self[k]).lastIndexOf('E') < 0 || size(string(self[k])) - string(self[k]).lastIndexOf('E') <= 5) && isQuantity(string(self[k])) && quantity(string(self[k])).isInteger() && !quantity(string(self[k])).isLessThan(quantity('0'))))",message="extended resources such as nvidia.com/gpu must be whole numbers, 0 or more"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k == 'cpu' || k == 'memory' || self[k] == null || (size(string(self[k])) <= 64 && (string(self[k]).lastIndexOf('e') < 0 || size(string(self[k])) - string(self[k]).lastIndexOf('e') <= 5) && (string(self[k]).lastIndexOf('E') < 0 || size(string(self[k])) - string(self[k]).lastIndexOf('E') <= 5) && isQuantity(string(self[k])) && !quantity(string(self[k])).isLessThan(quantity('0')) && (quantity(string(self[k])).isInteger() || (!quantity(string(self[k])).isGreaterThan(quantity('1000000')) && quantity(string(self[k])).asApproximateFloat() - double(int(quantity(string(self[k])).asApproximateFloat() + 0.5)) < 0.0000000005 && double(int(quantity(string(self[k])).asApproximateFloat() + 0.5)) - quantity(string(self[k])).asApproximateFloat() < 0.0000000005))))",message="extended resources such as nvidia.com/gpu must be whole numbers, 0 or more"
 	Limits ResourceList `json:"limits,omitempty"`
 	// requests is the amount of each resource a pod is scheduled with. cpu and memory are
 	// required and greater than zero, and must not exceed the limit of the same resource;
 	// extended resources are set in limits only.
 	// +required
-	// +kubebuilder:validation:MaxProperties=8
+	// +kubebuilder:validation:MaxProperties=16
 	// +kubebuilder:validation:XValidation:rule="'cpu' in self && self['cpu'] != null",message="cpu is required",fieldPath=".cpu",reason=FieldValueRequired
 	// +kubebuilder:validation:XValidation:rule="'memory' in self && self['memory'] != null",message="memory is required",fieldPath=".memory",reason=FieldValueRequired
 	// +kubebuilder:validation:XValidation:rule="!('cpu' in self) || self['cpu'] == null || (size(string(self['cpu'])) <= 64 && (string(self['cpu']).lastIndexOf('e') < 0 || size(string(self['cpu'])) - string(self['cpu']).lastIndexOf('e') <= 5) && (string(self['cpu']).lastIndexOf('E') < 0 || size(string(self['cpu'])) - string(self['cpu']).lastIndexOf('E') <= 5) && isQuantity(string(self['cpu'])) && quantity(string(self['cpu'])).isGreaterThan(quantity('0')))",message="cpu must be a quantity greater than zero, such as 500m or 2",fieldPath=".cpu"

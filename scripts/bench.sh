@@ -2,7 +2,8 @@
 # The benchmark suite, beside apimachinery, strconv, sigs.k8s.io/yaml, yaml.v3 or a naive
 # scan doing the same thing, summarised with benchstat; then the end-to-end comparison
 # (scripts/e2e.sh). It writes BENCHMARKS.md, a generated file (how it was produced, then
-# every table with its ratios), and a short summary table into README.md between the lines
+# every table with its ratios; the webhook's section, which scripts/bench-webhook.sh
+# writes, is kept as it is), and a short summary table into README.md between the lines
 # <!-- bench:summary:start --> and <!-- bench:summary:end -->; without those markers it
 # prints the summary and leaves README.md alone.
 #
@@ -460,6 +461,11 @@ perround=$(printf ' %s' "${pkgs[@]}")
 		sed -n '/<!-- client:capacity:start -->/,/<!-- client:capacity:end -->/p' BENCHMARKS.md
 	fi
 } >"$out/BENCHMARKS.md"
+
+# The webhook's section, written by scripts/bench-webhook.sh, is kept as it is, at the end.
+if grep -qxF '<!-- bench:webhook:start -->' BENCHMARKS.md 2>/dev/null; then
+	{ echo; sed -n '/^<!-- bench:webhook:start -->$/,/^<!-- bench:webhook:end -->$/p' BENCHMARKS.md; } >>"$out/BENCHMARKS.md"
+fi
 
 if [ "$quick" = 1 ]; then
 	cat "$out/BENCHMARKS.md"

@@ -21,7 +21,18 @@
 //	R1    name not a DNS-1123 subdomain, or > 253 bytes Invalid       metadata.name
 //	R1    name given again by a later instance type     Duplicate     metadata.name (of every one but the
 //	      (the last definition is the one in effect)                  last, which is in effect)
-//	      metadata label key or value invalid           Invalid       metadata.labels[KEY]
+//	      metadata: what the API server refuses in a cluster-scoped custom resource's
+//	      metadata (apimachinery's ValidateObjectMeta, which the tests compare with):
+//	      label key or value invalid                    Invalid       metadata.labels[KEY]
+//	      annotation key not a qualified name           Invalid       metadata.annotations[KEY]
+//	      annotations over 256 KiB, keys and values     TooLong       metadata.annotations
+//	      finalizer not a qualified name                Invalid       metadata.finalizers[i]
+//	      finalizers orphan and foregroundDeletion      Invalid       metadata.finalizers
+//	      generateName not the start of a DNS-1123      Invalid       metadata.generateName
+//	      subdomain
+//	      owner reference without apiVersion, kind,     Required,     metadata.ownerReferences[i].FIELD
+//	      name or uid; a v1 Event as owner; two         Invalid       (two controllers:
+//	      controllers                                                 metadata.ownerReferences)
 //	R2    cpu or memory request or limit missing, null  Required      spec.resources.requests[cpu] ...
 //	R2    ... written as ""                             Invalid       spec.resources.limits[memory] ...
 //	R2    ... not a quantity ("2Gx", "1e400")           Invalid       the same
@@ -37,6 +48,11 @@
 //	R4    nodeSelector key or value not a valid label   Invalid       spec.nodeSelector[KEY]
 //	R7    key the extension's selector sets otherwise   Invalid       spec.nodeSelector[KEY]
 //	R7    with StrictSubset, pair the extension lacks   Invalid       spec.nodeSelector[KEY]
+//
+// Metadata the API server sets itself on a create is not checked: the namespace (cleared
+// on a cluster-scoped object), generation, managed fields, uid and timestamps; nor is a
+// resourceVersion (refused when a new object is stored, required on an update: validation
+// cannot tell which, and kubectl get -o yaml prints one).
 //
 // An extended resource is a fully qualified name such as nvidia.com/gpu or amd.com/gpu,
 // as Kubernetes defines it. Written as null, it means none. A custom instance type named

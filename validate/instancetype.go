@@ -1,11 +1,9 @@
 package validate
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
 // Options are the settings of the cluster that validation depends on.
@@ -44,17 +42,4 @@ func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts Optio
 	errs = validateExtensionSelector(it.Spec.NodeSelector, opts.NodeSelector, opts.StrictSubset, sel, errs)
 	errs = validateResources(&it.Spec.Resources, at{fldPath, pathSpecLimits}, at{fldPath, pathSpecRequests}, ownerInstanceType, errs)
 	return errs
-}
-
-// validateObjectMeta appends the findings about the metadata m of the object at root to errs:
-// the name (R1), and the labels as the API server would check them.
-func validateObjectMeta(m *metav1.ObjectMeta, root *field.Path, errs field.ErrorList) field.ErrorList {
-	switch {
-	case m.Name == "":
-		errs = append(errs, field.Required(at{root, pathMetadataName}.path(),
-			"every instance type needs a name, which workloads write in instance_type"))
-	case !validObjectName(m.Name):
-		errs = append(errs, field.Invalid(at{root, pathMetadataName}.path(), clip.String(m.Name), objectNameDetail(m.Name)))
-	}
-	return validateLabels(m.Labels, at{root, pathMetadataLabels}, errs)
 }

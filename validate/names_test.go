@@ -1,10 +1,12 @@
 package validate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 )
 
 var objectNames = []string{
@@ -61,4 +63,27 @@ func TestSuggestResourceName(t *testing.T) {
 			t.Errorf("suggestResourceName(%q) = %q; want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+var generateNames = append(slices.Clone(objectNames), "a-", "-", "--", "a--", "ab-", "a.-", "a.b-", "A-", ".-",
+	strings.Repeat("a", 253)+"-", strings.Repeat("a", 254)+"-", strings.Repeat("a", 255)+"-")
+
+// validGenerateName agrees with apimachinery's NameIsDNSSubdomain for a prefix.
+func TestValidGenerateName(t *testing.T) {
+	for _, s := range generateNames {
+		if got, want := validGenerateName(s), len(apivalidation.NameIsDNSSubdomain(s, true)) == 0; got != want {
+			t.Errorf("validGenerateName(%.20q) = %v; NameIsDNSSubdomain(prefix) says %v", s, got, want)
+		}
+	}
+}
+
+func FuzzValidGenerateName(f *testing.F) {
+	for _, s := range generateNames {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := validGenerateName(s), len(apivalidation.NameIsDNSSubdomain(s, true)) == 0; got != want {
+			t.Errorf("validGenerateName(%q) = %v; NameIsDNSSubdomain(prefix) says %v", s, got, want)
+		}
+	})
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI for the client module, from a fresh machine with only Go (modules come from the Go
 # module proxy): builds (or finds cached) kube-apiserver and etcd, fails on stale
-# generated code, then gofmt, go vet, go test and go test -race of the client module and
-# its hack modules, the integration tests against the real API server included. A skipped
+# generated code, then gofmt, go vet, the webhook's static binary (CGO_ENABLED=0), go test
+# and go test -race of the client module and its hack modules, the integration tests
+# against the real API server (which run that binary behind it) included. A skipped
 # test is a failure here: the binaries are required ($INSTANCETYPES_ENVTEST_REQUIRED=1),
 # and the test log is searched for skips.
 #
@@ -39,7 +40,13 @@ for m in hack/tools; do
 done
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+bindir=$(mktemp -d)
+trap 'rm -rf "$log" "$bindir"' EXIT
+
+step "instancetype-webhook: a static binary (CGO_ENABLED=0)"
+CGO_ENABLED=0 go build -trimpath -o "$bindir/instancetype-webhook" ./cmd/instancetype-webhook
+"$bindir/instancetype-webhook" --help 2>/dev/null || { echo "instancetype-webhook --help failed"; exit 1; }
+echo "built: $(du -h "$bindir/instancetype-webhook" | cut -f1)"
 # runtests runs go test with the given flags, printing the packages' results, and fails on
 # a failure or on any skipped test.
 runtests() {

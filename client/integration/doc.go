@@ -16,6 +16,9 @@
 //   - a schemaless CRD of the same name, as the Azure ML extension's may be, with the
 //     ValidatingAdmissionPolicy (manifests.Policy) bound: the policy agreeing with
 //     package validate on the same cases;
-//   - the schemaless CRD with the webhook of package webhook, served over TLS and
-//     registered with a ValidatingWebhookConfiguration: denials listing every finding.
+//   - the schemaless CRD with the webhook's binary (command instancetype-webhook, built
+//     with CGO_ENABLED=0 and run as a process over TLS) registered with the
+//     ValidatingWebhookConfiguration kustomize renders from config/base: denials listing
+//     every finding, ratcheting on update, certificate rotation, connection timeouts, a
+//     hostile object answered in time and bounded, a graceful shutdown.
 package integration

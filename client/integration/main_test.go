@@ -36,12 +36,22 @@ var (
 		e.CRDs = []*apiextensionsv1.CustomResourceDefinition{crd}
 		return err
 	}}
-	// webhookEnv has a schemaless CRD and the webhook registered (see webhook_test.go).
+	// webhookEnv has a schemaless CRD and the webhook's binary registered (see
+	// webhook_test.go).
 	webhookEnv = &testenv.Environment{Setup: setupWebhook}
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if hook.proc != nil {
+		// The webhook's binary shuts down on SIGTERM with status 0.
+		if err := hook.proc.terminate(); err != nil {
+			fmt.Fprintf(os.Stderr, "instancetype-webhook after SIGTERM: %v\n%s", err, hook.proc.stderr())
+			code = 1
+		}
+		os.RemoveAll(hook.certDir)
+	}
+	removeWebhookBinary()
 	for _, e := range []*testenv.Environment{crdEnv, policyEnv, webhookEnv, clusterEnv, bareEnv, benchEnv} {
 		if err := e.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "stopping the API server:", err)

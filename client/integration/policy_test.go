@@ -115,10 +115,10 @@ func TestPolicyAgreesWithValidate(t *testing.T) {
 	cs := installPolicy(t)
 	t.Run("table", func(t *testing.T) {
 		for _, c := range diffCases {
-			agree(t, cs, c.name, c.body(), c.policyDiffers)
+			agree(t, cs, c.name, c.body(), c.real, c.policyDiffers)
 		}
 	})
-	t.Run("generated", func(t *testing.T) { checkGenerated(t, cs, false) })
+	t.Run("generated", func(t *testing.T) { checkGenerated(t, cs) })
 }
 
 // mustJSON encodes a test object, which cannot fail for the values the tests use.

@@ -3,6 +3,7 @@ package webhook_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -42,17 +43,26 @@ func review(op admissionv1.Operation, gvr metav1.GroupVersionResource, object st
 }
 
 // marshal encodes r with object as its request's object, written as is ("" for none).
-func marshal(t *testing.T, r admissionv1.AdmissionReview, object string) []byte {
+func marshal(t testing.TB, r admissionv1.AdmissionReview, object string) []byte {
+	t.Helper()
+	return marshalUpdate(t, r, object, "")
+}
+
+// marshalUpdate encodes r with object and oldObject, each written as is ("" for none).
+func marshalUpdate(t testing.TB, r admissionv1.AdmissionReview, object, oldObject string) []byte {
 	t.Helper()
 	body, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if object == "" {
-		return body
+	// The request's objects are written by hand: RawExtension marshals only what it can read.
+	if oldObject != "" {
+		body = bytes.Replace(body, []byte(`"request":{`), []byte(`"request":{"oldObject":`+oldObject+`,`), 1)
 	}
-	// The request's object is written by hand: RawExtension marshals only what it can read.
-	return bytes.Replace(body, []byte(`"request":{`), []byte(`"request":{"object":`+object+`,`), 1)
+	if object != "" {
+		body = bytes.Replace(body, []byte(`"request":{`), []byte(`"request":{"object":`+object+`,`), 1)
+	}
+	return body
 }
 
 // post sends body to the handler and returns the HTTP status and the decoded response.
@@ -91,7 +101,22 @@ func TestReview(t *testing.T) {
 			"spec.resources.requests[nvidia.com/gpu]", // in requests
 			"spec.resources.requests[memory]",         // above its limit
 		}},
+		// kubectl's decoder refuses a number beyond a 64-bit float's range; so does the
+		// webhook, where it was once allowed (the finite-number check never ran on JSON).
+		{"a limit beyond float64", review(admissionv1.Create, instanceTypes,
+			`{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType","metadata":{"name":"gpu"},"spec":{"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":-1e400,"memory":"2Gi"}}}}`),
+			false, metav1.StatusReasonInvalid, []string{"spec.resources.limits[cpu]"}},
 		{"delete of anything", review(admissionv1.Delete, instanceTypes, ""), true, "", nil},
+		{"connect", review(admissionv1.Connect, instanceTypes, broken), true, "", nil},
+		// Fail closed: an operation the handler does not know is denied, whatever the object.
+		{"no operation", review("", instanceTypes, broken), false, metav1.StatusReasonBadRequest, nil},
+		{"PATCH", review("PATCH", instanceTypes, broken), false, metav1.StatusReasonBadRequest, nil},
+		{"lowercase create", review("create", instanceTypes, valid), false, metav1.StatusReasonBadRequest, nil},
+		{"a subresource", func() request {
+			r := review(admissionv1.Update, instanceTypes, valid)
+			r.Request.SubResource = "status"
+			return r
+		}(), false, metav1.StatusReasonBadRequest, nil},
 		{"no object", review(admissionv1.Create, instanceTypes, ""), false, metav1.StatusReasonBadRequest, nil},
 		{"a string", review(admissionv1.Create, instanceTypes, `"gpu"`), false, metav1.StatusReasonBadRequest, nil},
 		{"a Pod", review(admissionv1.Create, instanceTypes, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"gpu"}}`), false, metav1.StatusReasonBadRequest, nil},
@@ -167,5 +192,89 @@ func TestServeHTTPErrors(t *testing.T) {
 				t.Fatalf("%s: HTTP %d (%s); want %d", tt.name, rec.Code, strings.TrimSpace(rec.Body.String()), tt.want)
 			}
 		})
+	}
+}
+
+// TestManyFindings: 8,000 bad node selector keys are denied with MaxCauses causes and one
+// that counts the rest, and a message that names a few: the answer is bounded, whatever
+// the number of findings.
+func TestManyFindings(t *testing.T) {
+	const n = 8000
+	sel := map[string]string{}
+	for i := range n {
+		sel[fmt.Sprintf("bad key %05d", i)] = "v"
+	}
+	o := with(set(sel, "spec", "nodeSelector"))
+	body := marshal(t, review(admissionv1.Create, instanceTypes, "").AdmissionReview, string(encode(t, o)))
+	req := httptest.NewRequest(http.MethodPost, "/validate", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	(&webhook.Handler{}).ServeHTTP(rec, req)
+	var out admissionv1.AdmissionReview
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || out.Response == nil {
+		t.Fatalf("HTTP %d: %v", rec.Code, err)
+	}
+	st := out.Response.Result
+	if out.Response.Allowed || st.Reason != metav1.StatusReasonInvalid || st.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("allowed %v, %+v", out.Response.Allowed, st)
+	}
+	causes := st.Details.Causes
+	if len(causes) != webhook.MaxCauses+1 {
+		t.Fatalf("%d causes; want %d", len(causes), webhook.MaxCauses+1)
+	}
+	// The findings come sorted by key: the first is bad key 00000.
+	if causes[0].Field != "spec.nodeSelector[bad key 00000]" || causes[webhook.MaxCauses-1].Field != "spec.nodeSelector[bad key 00099]" {
+		t.Errorf("causes from %s to %s", causes[0].Field, causes[webhook.MaxCauses-1].Field)
+	}
+	last := causes[webhook.MaxCauses]
+	if last.Type != webhook.CauseTooManyFindings || !strings.HasPrefix(last.Message, fmt.Sprintf("%d more findings", n-webhook.MaxCauses)) {
+		t.Errorf("last cause %+v; want one that counts %d more", last, n-webhook.MaxCauses)
+	}
+	if !strings.HasSuffix(st.Message, fmt.Sprintf(", and %d more findings]", n-webhook.MessageCauses)) || len(st.Message) > 4096 {
+		t.Errorf("message of %d bytes: %.600s", len(st.Message), st.Message)
+	}
+	if rec.Body.Len() > 64<<10 {
+		t.Errorf("response of %d bytes; want at most 64 KiB", rec.Body.Len())
+	}
+}
+
+// TestObserve: Observe hears what each request came to.
+func TestObserve(t *testing.T) {
+	var got []webhook.Result
+	h := &webhook.Handler{Observe: func(_ *http.Request, r *webhook.Result) { got = append(got, *r) }}
+	bad := string(encode(t, with(set("0", "spec", "resources", "requests", "cpu"))))
+	for _, body := range [][]byte{
+		marshal(t, review(admissionv1.Create, instanceTypes, valid).AdmissionReview, valid),
+		marshal(t, review(admissionv1.Create, instanceTypes, bad).AdmissionReview, bad),
+		marshal(t, review(admissionv1.Update, instanceTypes, bad).AdmissionReview, bad),
+		marshalUpdate(t, review(admissionv1.Update, instanceTypes, bad).AdmissionReview, bad, bad),
+		[]byte("{"),
+	} {
+		post(t, h, "application/json", body)
+	}
+	post(t, h, "text/plain", nil)
+	want := []webhook.Result{
+		{UID: "uid-CREATE", Operation: "CREATE", Name: "gpu", Outcome: webhook.Allowed, HTTPStatus: 200},
+		{UID: "uid-CREATE", Operation: "CREATE", Name: "gpu", Outcome: webhook.Denied, HTTPStatus: 200, Findings: 1},
+		{UID: "uid-UPDATE", Operation: "UPDATE", Name: "gpu", Outcome: webhook.Denied, HTTPStatus: 200, Findings: 1},
+		{UID: "uid-UPDATE", Operation: "UPDATE", Name: "gpu", Outcome: webhook.Allowed, HTTPStatus: 200, Ratcheted: 1, Warnings: 2},
+		{Outcome: webhook.Malformed, HTTPStatus: http.StatusBadRequest},
+		{Outcome: webhook.Malformed, HTTPStatus: http.StatusUnsupportedMediaType},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d results; want %d", len(got), len(want))
+	}
+	for i := range want {
+		g := got[i]
+		if g.Duration <= 0 {
+			t.Errorf("result %d: duration %v", i, g.Duration)
+		}
+		if (g.Reason == "") != (g.Outcome == webhook.Allowed) {
+			t.Errorf("result %d: outcome %s with reason %q", i, g.Outcome, g.Reason)
+		}
+		g.Duration, g.Reason = 0, ""
+		if g != want[i] {
+			t.Errorf("result %d = %+v; want %+v", i, g, want[i])
+		}
 	}
 }

@@ -54,12 +54,28 @@ var schemaYAML = typed.YAMLObject(`types:
                   type:
                     map:
                       elementType:
-                        scalar: string
+                        scalar: untyped
+                        list:
+                          elementType:
+                            namedType: __untyped_atomic_
+                          elementRelationship: atomic
+                        map:
+                          elementType:
+                            namedType: __untyped_deduced_
+                          elementRelationship: separable
                 - name: requests
                   type:
                     map:
                       elementType:
-                        scalar: string
+                        scalar: untyped
+                        list:
+                          elementType:
+                            namedType: __untyped_atomic_
+                          elementRelationship: atomic
+                        map:
+                          elementType:
+                            namedType: __untyped_deduced_
+                          elementRelationship: separable
 - name: com.github.amlarc-go.instancetypes.instancetype.InstanceType
   map:
     fields:
@@ -89,12 +105,28 @@ var schemaYAML = typed.YAMLObject(`types:
                   type:
                     map:
                       elementType:
-                        scalar: string
+                        scalar: untyped
+                        list:
+                          elementType:
+                            namedType: __untyped_atomic_
+                          elementRelationship: atomic
+                        map:
+                          elementType:
+                            namedType: __untyped_deduced_
+                          elementRelationship: separable
                 - name: requests
                   type:
                     map:
                       elementType:
-                        scalar: string
+                        scalar: untyped
+                        list:
+                          elementType:
+                            namedType: __untyped_atomic_
+                          elementRelationship: atomic
+                        map:
+                          elementType:
+                            namedType: __untyped_deduced_
+                          elementRelationship: separable
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
   map:
     elementType:

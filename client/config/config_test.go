@@ -1,0 +1,156 @@
+package config_test
+
+import (
+	"slices"
+	"testing"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/amlarc-go/instancetypes/client/internal/render"
+)
+
+const ns = "instancetype-webhook"
+
+func build(t *testing.T, dir string) []*unstructured.Unstructured {
+	t.Helper()
+	objs, err := render.Kustomization(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
+
+func get[T any](t *testing.T, objs []*unstructured.Unstructured, kind, name string) *T {
+	t.Helper()
+	o := render.Find(objs, kind, name)
+	if o == nil {
+		t.Fatalf("no %s %s", kind, name)
+	}
+	var out T
+	if err := render.Into(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	return &out
+}
+
+// TestBase: the base holds what a cluster admin relies on, each object decoding strictly
+// into its API type.
+func TestBase(t *testing.T) {
+	objs := build(t, "base")
+	var kinds []string
+	for _, o := range objs {
+		kinds = append(kinds, o.GetKind())
+		if o.GetKind() != "Namespace" && o.GetKind() != "ValidatingWebhookConfiguration" && o.GetNamespace() != ns {
+			t.Errorf("%s %s in namespace %q; want %s", o.GetKind(), o.GetName(), o.GetNamespace(), ns)
+		}
+	}
+	slices.Sort(kinds)
+	want := []string{"Deployment", "Namespace", "PodDisruptionBudget", "Service", "ServiceAccount", "ValidatingWebhookConfiguration"}
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("kinds %q; want %q", kinds, want)
+	}
+
+	d := get[appsv1.Deployment](t, objs, "Deployment", "instancetype-webhook")
+	if *d.Spec.Replicas != 2 {
+		t.Errorf("%d replicas; want 2", *d.Spec.Replicas)
+	}
+	spread := false
+	for _, c := range d.Spec.Template.Spec.TopologySpreadConstraints {
+		spread = spread || c.TopologyKey == "kubernetes.io/hostname" && c.WhenUnsatisfiable == corev1.DoNotSchedule && c.MaxSkew == 1
+	}
+	if !spread {
+		t.Error("the replicas are not spread over nodes")
+	}
+	pod := d.Spec.Template.Spec
+	if pod.SecurityContext == nil || pod.SecurityContext.RunAsNonRoot == nil || !*pod.SecurityContext.RunAsNonRoot ||
+		pod.SecurityContext.SeccompProfile == nil || pod.SecurityContext.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+		t.Errorf("pod security context %+v; want runAsNonRoot and seccomp RuntimeDefault", pod.SecurityContext)
+	}
+	if pod.AutomountServiceAccountToken == nil || *pod.AutomountServiceAccountToken {
+		t.Error("a service account token is mounted")
+	}
+	if len(pod.Containers) != 1 {
+		t.Fatalf("%d containers", len(pod.Containers))
+	}
+	c := pod.Containers[0]
+	sc := c.SecurityContext
+	if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem ||
+		sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) || len(sc.Capabilities.Add) != 0 {
+		t.Errorf("container security context %+v", sc)
+	}
+	if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet.Path != "/readyz" || c.LivenessProbe == nil || c.LivenessProbe.HTTPGet.Path != "/healthz" {
+		t.Error("probes are not /readyz and /healthz")
+	}
+	for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		if c.Resources.Requests.Name(r, "").IsZero() || c.Resources.Limits.Name(r, "").IsZero() {
+			t.Errorf("no %s request or limit", r)
+		}
+	}
+	if !slices.Contains(c.Args, "--cert-dir=/etc/instancetype-webhook/tls") || len(c.VolumeMounts) != 1 || c.VolumeMounts[0].MountPath != "/etc/instancetype-webhook/tls" ||
+		pod.Volumes[0].Secret == nil || pod.Volumes[0].Secret.SecretName != "instancetype-webhook-tls" {
+		t.Errorf("the certificate is not mounted where --cert-dir reads it: %q, %+v", c.Args, c.VolumeMounts)
+	}
+
+	pdb := get[policyv1.PodDisruptionBudget](t, objs, "PodDisruptionBudget", "instancetype-webhook")
+	if pdb.Spec.MinAvailable == nil || pdb.Spec.MinAvailable.IntValue() != 1 || pdb.Spec.Selector.MatchLabels["app.kubernetes.io/name"] != "instancetype-webhook" {
+		t.Errorf("PodDisruptionBudget %+v", pdb.Spec)
+	}
+
+	svc := get[corev1.Service](t, objs, "Service", "instancetype-webhook")
+	if svc.Spec.Ports[0].Port != 443 || svc.Spec.Ports[0].TargetPort.StrVal != "webhook" {
+		t.Errorf("Service ports %+v", svc.Spec.Ports)
+	}
+
+	vwc := get[admissionregistrationv1.ValidatingWebhookConfiguration](t, objs, "ValidatingWebhookConfiguration", "instancetypes.amlarc.azureml.com")
+	if len(vwc.Webhooks) != 1 {
+		t.Fatalf("%d webhooks", len(vwc.Webhooks))
+	}
+	w := vwc.Webhooks[0]
+	if !slices.Equal(w.AdmissionReviewVersions, []string{"v1"}) || *w.SideEffects != admissionregistrationv1.SideEffectClassNone ||
+		*w.FailurePolicy != admissionregistrationv1.Fail || w.TimeoutSeconds == nil || *w.TimeoutSeconds > 10 ||
+		w.MatchPolicy == nil || *w.MatchPolicy != admissionregistrationv1.Equivalent {
+		t.Errorf("webhook %+v", w)
+	}
+	s := w.ClientConfig.Service
+	if s == nil || s.Name != svc.Name || s.Namespace != ns || *s.Path != "/validate-instancetypes" || *s.Port != 443 {
+		t.Errorf("clientConfig %+v", w.ClientConfig)
+	}
+	if len(w.Rules) != 1 || !slices.Equal(w.Rules[0].Operations, []admissionregistrationv1.OperationType{"CREATE", "UPDATE"}) ||
+		!slices.Equal(w.Rules[0].Resources, []string{"instancetypes"}) || !slices.Equal(w.Rules[0].APIGroups, []string{"amlarc.azureml.com"}) ||
+		*w.Rules[0].Scope != admissionregistrationv1.ClusterScope {
+		t.Errorf("rules %+v", w.Rules)
+	}
+}
+
+// TestCertManager: the overlay adds the CA, its issuers and the serving certificate for
+// the Service's names, into the Secret the Deployment mounts, and asks the CA injector for
+// the caBundle.
+func TestCertManager(t *testing.T) {
+	objs := build(t, "cert-manager")
+	for _, want := range []struct{ kind, name string }{
+		{"Issuer", "instancetype-webhook-selfsigned"},
+		{"Issuer", "instancetype-webhook-ca"},
+		{"Certificate", "instancetype-webhook-ca"},
+		{"Certificate", "instancetype-webhook-serving"},
+		{"Deployment", "instancetype-webhook"},
+	} {
+		if render.Find(objs, want.kind, want.name) == nil {
+			t.Errorf("no %s %s", want.kind, want.name)
+		}
+	}
+	cert := render.Find(objs, "Certificate", "instancetype-webhook-serving")
+	secret, _, _ := unstructured.NestedString(cert.Object, "spec", "secretName")
+	dns, _, _ := unstructured.NestedStringSlice(cert.Object, "spec", "dnsNames")
+	issuer, _, _ := unstructured.NestedString(cert.Object, "spec", "issuerRef", "name")
+	if secret != "instancetype-webhook-tls" || !slices.Contains(dns, "instancetype-webhook.instancetype-webhook.svc") || issuer != "instancetype-webhook-ca" {
+		t.Errorf("serving certificate: secret %q, names %q, issuer %q", secret, dns, issuer)
+	}
+	vwc := render.Find(objs, "ValidatingWebhookConfiguration", "instancetypes.amlarc.azureml.com")
+	if got := vwc.GetAnnotations()["cert-manager.io/inject-ca-from"]; got != ns+"/instancetype-webhook-serving" {
+		t.Errorf("inject-ca-from %q", got)
+	}
+}
