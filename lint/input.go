@@ -112,13 +112,13 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 					}
 					f.Close()
 				}
-				add(absKey(p), source{name: p, read: func() ([]byte, error) { return readFile(nil, p) }, size: osSize(p),
-					once: !info.Mode().IsRegular()}) // a pipe, as the shell's <(…) hands one over
+				add(absKey(p), fileSource(p, nil, !info.Mode().IsRegular())) // a pipe, as the shell's <(…) hands one over
 				continue
 			}
+			abs := absKey(in.path) // once: filepath.Abs asks the system for the working directory
 			n, ps, sk := walk(os.DirFS(in.path), ".", exclude, func(rel string) {
 				p := filepath.Join(in.path, filepath.FromSlash(rel))
-				add(absKey(p), source{name: p, read: func() ([]byte, error) { return readFile(nil, p) }, size: osSize(p)})
+				add(filepath.Join(abs, filepath.FromSlash(rel)), fileSource(p, nil, false))
 			}, func(rel string) string { return filepath.Join(in.path, filepath.FromSlash(rel)) })
 			problems = append(problems, ps...)
 			skipped = append(skipped, sk...)
@@ -140,11 +140,11 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 					}
 					f.Close()
 				}
-				add("fs:"+p, source{name: p, read: func() ([]byte, error) { return readFile(fsys, p) }, size: fsSize(fsys, p)})
+				add("fs:"+p, fileSource(p, fsys, false))
 				continue
 			}
 			n, ps, sk := walk(fsys, in.root, exclude, func(p string) {
-				add("", source{name: p, read: func() ([]byte, error) { return readFile(fsys, p) }, size: fsSize(fsys, p)})
+				add("", fileSource(p, fsys, false))
 			}, func(p string) string { return p })
 			problems = append(problems, ps...)
 			skipped = append(skipped, sk...)
@@ -158,23 +158,28 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 
 func unknownSize() int64 { return -1 }
 
-// osSize returns the size of the regular file p, or -1 for anything else.
-func osSize(p string) func() int64 {
-	return func() int64 {
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-			return info.Size()
-		}
-		return -1
-	}
-}
-
-// fsSize returns the size of the regular file p of fsys, or -1 for anything else.
-func fsSize(fsys fs.FS, p string) func() int64 {
-	return func() int64 {
-		if info, err := fs.Stat(fsys, p); err == nil && info.Mode().IsRegular() {
-			return info.Size()
-		}
-		return -1
+// fileSource is the file p of fsys, or of the file system when fsys is nil. Its size, asked
+// before it is read, is kept for the read, so that a file is stat'ed once.
+func fileSource(p string, fsys fs.FS, once bool) source {
+	size := int64(-2) // not asked yet
+	return source{
+		name: p,
+		size: func() int64 {
+			var info fs.FileInfo
+			var err error
+			if fsys == nil {
+				info, err = os.Stat(p)
+			} else {
+				info, err = fs.Stat(fsys, p)
+			}
+			size = -1
+			if err == nil && info.Mode().IsRegular() {
+				size = info.Size()
+			}
+			return size
+		},
+		read: func() ([]byte, error) { return readFile(fsys, p, size) },
+		once: once,
 	}
 }
 
@@ -281,8 +286,9 @@ func ValidExclude(pattern string) error {
 }
 
 // readFile reads p, from fsys or, when fsys is nil, from the file system, up to
-// manifest.MaxFileSize (and one byte more, so that a larger file is told apart).
-func readFile(fsys fs.FS, p string) ([]byte, error) {
+// manifest.MaxFileSize (and one byte more, so that a larger file is told apart). size is
+// its size when known (-1 for a file that is not regular), -2 when not asked yet.
+func readFile(fsys fs.FS, p string, size int64) ([]byte, error) {
 	var f fs.File
 	var err error
 	if fsys == nil {
@@ -294,9 +300,11 @@ func readFile(fsys fs.FS, p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(-1)
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		size = info.Size()
+	if size == -2 {
+		size = -1
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			size = info.Size()
+		}
 	}
 	return readAll(f, size)
 }
