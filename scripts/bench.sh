@@ -67,7 +67,7 @@ GOBIN=$tmp/bin go install "golang.org/x/perf/cmd/benchstat@$benchstat_version"
 benchstat=$tmp/bin/benchstat
 
 # The packages with benchmarks.
-pkgs=(./quantity ./manifest ./validate ./resolve ./selector ./fit)
+pkgs=(./quantity ./manifest ./validate ./resolve ./selector ./fit ./lint)
 
 # The settings of a run are recorded at the top of its results (benchstat shows them as
 # its configuration), so that --raw can describe the run it summarises.
@@ -102,6 +102,13 @@ else
 		e2eargs=(--summary "$tmp/e2e.md" --values "$tmp/e2e.txt")
 		if [ "$quick" = 1 ]; then e2eargs+=(--quick); fi
 		scripts/e2e.sh "${e2eargs[@]}" >&2
+		# Beside kubeconform: its numbers join the end-to-end ones (list_*, small_*).
+		kcargs=(--summary "$tmp/kc.md" --values "$tmp/kc.txt")
+		if [ "$quick" = 1 ]; then kcargs+=(--quick); fi
+		scripts/kubeconform.sh "${kcargs[@]}" >&2
+		cat "$tmp/kc.txt" >>"$tmp/e2e.txt"
+		printf '\n' >>"$tmp/e2e.md"
+		cat "$tmp/kc.md" >>"$tmp/e2e.md"
 		cp "$tmp/e2e.md" "$tmp/e2e.txt" "$out/"
 	fi
 fi
@@ -118,6 +125,7 @@ load_end=$(sed -n 's/^# finished \([^,]*\), load average \(.*\)$/\2/p' "$raw" | 
 sed -E \
 	-e 's#^Benchmark(Parse|Cmp|String|AppendText)/(ours|apimachinery|strconv)/#Benchmark\1/impl=\2/in=#' \
 	-e 's#^BenchmarkDecodeList/manifest/#BenchmarkDecodeList/impl=ours/#' \
+	-e 's#^BenchmarkDecodeList/manifest-1cpu/#BenchmarkDecodeList/impl=ours-1cpu/#' \
 	-e 's#^BenchmarkDecodeList/(sigsyaml|yamlv3node)/#BenchmarkDecodeList/impl=\1/#' \
 	-e 's#^BenchmarkInstanceType/(valid|invalid)/parse\+validate#BenchmarkInstanceType/obj=\1/impl=ours#' \
 	-e 's#^BenchmarkInstanceType/(valid|invalid)/validate#BenchmarkInstanceType/obj=\1/impl=ours-decoded#' \
@@ -132,7 +140,7 @@ sed -E \
 awk '!/^Benchmark/ || /\/impl=/' "$tmp/normalized.txt" >"$tmp/compared.txt"
 awk '!/^Benchmark/ || !/\/impl=/' "$tmp/normalized.txt" >"$tmp/alone.txt"
 
-cols='/impl@(ours ours-decoded apimachinery strconv sigsyaml yamlv3node naive)'
+cols='/impl@(ours ours-1cpu ours-decoded apimachinery strconv sigsyaml yamlv3node naive)'
 units='.unit:(sec/op OR allocs/op)'
 "$benchstat" -col "$cols" -filter "$units" "$tmp/compared.txt" >"$out/benchstat-compared.txt" 2>/dev/null
 "$benchstat" -col "$cols" -filter "$units" -format csv "$tmp/compared.txt" >"$out/benchstat-compared.csv" 2>/dev/null
@@ -173,7 +181,7 @@ function span(lo, hi) { return (lo == hi) ? allocs(lo) : allocs(lo) "–" allocs
 function lab(fam, im) { return ((fam, im) in flabel) ? flabel[fam, im] : label[im] }
 BEGIN {
 	FS = ","
-	label["ours"] = "ours"; label["ours-decoded"] = "ours, validate only"
+	label["ours"] = "ours"; label["ours-decoded"] = "ours, validate only"; label["ours-1cpu"] = "ours on one processor"
 	label["apimachinery"] = "apimachinery"; label["strconv"] = "strconv.ParseInt"
 	label["sigsyaml"] = "sigs.k8s.io/yaml"; label["yamlv3node"] = "yaml.v3 nodes"; label["naive"] = "naive"
 	flabel["Check", "ours"] = "fit.Index"; flabel["Check", "naive"] = "naive scan"
@@ -199,6 +207,7 @@ BEGIN {
 	atitle["Merge"] = "`selector.Merge`"
 	atitle["Matches"] = "`selector.Matches`"
 	atitle["NewIndex"] = "`fit.NewIndex` of the cluster"
+	atitle["ManyFindingsInOneMapping"] = "`lint.Run` of one mapping with many findings (invalid node selector keys)"
 }
 /^pkg: / { pkg = $0; sub(/^pkg: .*\//, "", pkg); next }
 /^$/ { state = 0; next }
@@ -280,7 +289,7 @@ function table(fam,   k, im, hdr, sep, isfirst, r, row, base, line, t, a, summar
 	summary = ""
 	for (k = 1; k <= nimpl[fam]; k++) {
 		im = impls[fam, k]
-		if (im == "ours" || im == "ours-decoded" || !stats(fam, im)) continue
+		if (im == "ours" || im == "ours-decoded" || im == "ours-1cpu" || !stats(fam, im)) continue
 		summary = summary (summary == "" ? "" : "; ") lab(fam, im) " takes **" times(st_g) "** " poss(lab(fam, "ours")) " time"
 		if (st_n > 1)
 			summary = summary sprintf(" in geometric mean over the %d rows (from %s on %s to %s on %s)", st_n, times(st_min), st_minrow, times(st_max), st_maxrow)
@@ -290,6 +299,10 @@ function table(fam,   k, im, hdr, sep, isfirst, r, row, base, line, t, a, summar
 		printf "\nPer value on average (the total time of the %d values, divided by %d): apimachinery takes %s a value, ours %s: **%s**.\n", st_n, st_n, human(st_mi), human(st_mo), times(st_ti / st_to)
 	if (fam == "Cmp" && stats(fam, "apimachinery"))
 		printf "\nPer comparison on average (the total time of the %d comparisons, divided by %d): apimachinery takes %s, ours %s: **%s**.\n", st_n, st_n, human(st_mi), human(st_mo), times(st_ti / st_to)
+	if (fam == "DecodeList") {
+		o1 = val["sec/op", fam, "items=20k", "ours-1cpu"]; y = val["sec/op", fam, "items=20k", "yamlv3node"]
+		if (o1 != "" && y != "") printf "\nOn one processor (GOMAXPROCS=1, no list read in parts), `manifest.Parse` of the 20,000-item list takes %s the time of the bare yaml.v3 parse.\n", times(o1 / y)
+	}
 	if (fam == "Resolve") {
 		small = val["sec/op", fam, "catalog=10", "ours"]; big = val["sec/op", fam, "catalog=10000", "ours"]
 		if (small != "" && big != "") printf "\nResolving against 10,000 types takes %s the time of resolving against 10.\n", times(big / small)
@@ -303,13 +316,17 @@ function table(fam,   k, im, hdr, sep, isfirst, r, row, base, line, t, a, summar
 	}
 }
 # A table of benchmarks of ours alone: time and allocations.
-function alonetable(fam,   r, row) {
+function alonetable(fam,   r, row, small, big) {
 	printf "\n### %s (package %s)\n\n", (fam in atitle) ? atitle[fam] : fam, fampkg[fam]
 	print "| benchmark | time | allocs/op |"
 	print "| --- | ---: | ---: |"
 	for (r = 1; r <= nrows[fam]; r++) {
 		row = rows[fam, r]
 		print "| " row " | " human(val["sec/op", fam, row, "ours"]) " | " allocs(val["allocs/op", fam, row, "ours"]) " |"
+	}
+	if (fam == "ManyFindingsInOneMapping") {
+		small = val["sec/op", fam, "keys=3000", "ours"]; big = val["sec/op", fam, "keys=30000", "ours"]
+		if (small != "" && big != "") printf "\n30,000 findings in one mapping take %s the time of 3,000 (linear: 10×; a scan of the mapping per finding: 100×).\n", times(big / small)
 	}
 }
 function summaryrow(what, ours, other, theirs, ratio, al) {
@@ -366,11 +383,21 @@ function writesummary(   fam, row, o, t, nd, ratio, line) {
 			"peak RSS " mib(e2eval("ours_rss_kb")) " / " mib(e2eval("bare_rss_kb")) (e2eval("rss_ratio") != "NA" ? " (" e2eval("rss_ratio") "×)" : ""))
 	} else
 		summaryrow("`instancetype validate` of a 20,000-item list", "–", "a bare `sigs.k8s.io/yaml` decode", "–", "not measured in this run", "–")
+	if (e2eval("list_ratio") != "")
+		summaryrow("`instancetype validate`, the same list", sprintf("%.3f s", e2eval("list_ours_median_us") / 1e6),
+			"kubeconform v0.8.0 `-strict`, schemas from the CRD (`scripts/kubeconform.sh`)", sprintf("%.3f s", e2eval("list_kc_median_us") / 1e6),
+			"**" times(e2eval("list_kc_median_us") / e2eval("list_ours_median_us")) "** (ours takes " e2eval("list_ratio") "× its time)",
+			"peak RSS " mib(e2eval("list_ours_rss_kb")) " / " mib(e2eval("list_kc_rss_kb")))
+	if (e2eval("small_ratio") != "")
+		summaryrow("`instancetype validate`, 2,000 files of one InstanceType", sprintf("%.3f s", e2eval("small_ours_median_us") / 1e6),
+			"kubeconform v0.8.0 `-strict`", sprintf("%.3f s", e2eval("small_kc_median_us") / 1e6),
+			"**" times(e2eval("small_kc_median_us") / e2eval("small_ours_median_us")) "** (ours takes " e2eval("small_ratio") "× its time)",
+			"peak RSS " mib(e2eval("small_ours_rss_kb")) " / " mib(e2eval("small_kc_rss_kb")))
 }
 END {
 	if (e2e != "") while ((getline line < e2e) > 0) { split(line, kv, " "); e2ev[kv[1]] = kv[2] }
 	# The families in order: quantity, decode, validate, resolve, selector, fit; then any other.
-	if (alone) n = split("Resolve CatalogLookup NewCatalog StoreSet Merge Matches NewIndex", order, " ")
+	if (alone) n = split("Resolve CatalogLookup NewCatalog StoreSet Merge Matches NewIndex ManyFindingsInOneMapping", order, " ")
 	else n = split("Parse Cmp String AppendText DecodeList InstanceType Workload Resolve ValidateLabels LabelKey Check", order, " ")
 	for (f = 1; f <= nfam; f++) { known = 0; for (i = 1; i <= n; i++) if (order[i] == fams[f]) known = 1; if (!known) order[++n] = fams[f] }
 	for (f = 1; f <= n; f++) {
@@ -395,7 +422,7 @@ perround=$(printf ' %s' "${pkgs[@]}")
 	echo "- **Command**: \`${runcmd:-scripts/bench.sh}\`: $count round$([ "$count" = 1 ] || echo s); in each round, for each of${perround} in turn,"
 	echo "  \`go test -run '^\$' -bench . -benchmem -benchtime $benchtime -count 1 <package>\`."
 	if [ -f "$tmp/e2e.txt" ]; then
-		echo "  Then \`scripts/e2e.sh\`: $(sed -n 's/^runs //p' "$tmp/e2e.txt") runs of each program, alternating."
+		echo "  Then \`scripts/e2e.sh\` and \`scripts/kubeconform.sh\`: $(sed -n 's/^runs //p' "$tmp/e2e.txt") runs of each program, alternating."
 	else
 		echo "  The end-to-end comparison (\`scripts/e2e.sh\`) was not part of this run."
 	fi
