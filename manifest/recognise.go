@@ -48,6 +48,8 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 		return KindList, "", nil
 	case kindName == "Node" && apiVersion == "v1":
 		return KindNode, "", nil
+	case !hasKind && (apiVersion == "v2" || apiVersion == "v1") && has("name") && has("version") && !has("metadata"):
+		return "", "a Helm chart's Chart.yaml, not a manifest", nil
 	case hasAPIVersion || hasKind:
 		what := "a Kubernetes object"
 		if kindName != "" {

@@ -206,6 +206,9 @@ func (d *decoder) pipeline(n *yaml.Node, add func(*field.Path, *yaml.Node, *reso
 	}
 	d.walk(n, false, func(key string, _, v *yaml.Node) {
 		switch {
+		case key == "settings" && v.Kind == yaml.MappingNode:
+			// Recorded, so that a finding about settings.default_compute has its line.
+			d.walk(v, false, func(_ string, _, x *yaml.Node) { d.checkTree(x) })
 		case key != "jobs":
 			d.checkTree(v)
 		case v.Kind != yaml.MappingNode:

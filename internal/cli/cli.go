@@ -138,8 +138,16 @@ const flagsHelp = `Flags:
       --nodes PATH            the cluster's nodes, as kubectl get nodes -o yaml
                               prints them (repeatable; a file, a directory or -).
                               Each instance type, and each workload with resources
-                              of its own, must fit a schedulable, untainted node its
-                              effective nodeSelector matches.
+                              of its own, must fit a schedulable node its effective
+                              nodeSelector matches, whose taints it tolerates.
+      --computes PATH         the workspace's compute targets: compute files, or
+                              what az ml compute list -o json (or -o yaml) prints
+                              (repeatable). A workload on a compute that is not
+                              Kubernetes is skipped; a compute name not among them
+                              is a finding.
+      --tolerate KEY[=VALUE][:EFFECT]
+                              a toleration the fit check adds to those of Azure
+                              ML's pods (repeatable): sku=gpu:NoSchedule, dedicated
       --exclude GLOB          skip paths that match GLOB in directory walks
                               (repeatable): templates, charts/*, *.json
 `
