@@ -101,7 +101,7 @@ type run struct {
 	computes computeSet
 	// computeFindings are those of reading Options.Computes.
 	computeFindings []Finding
-	files   []*fileResult
+	files           []*fileResult
 	// inputTypes are the names of the instance types of the inputs.
 	inputTypes map[string]bool
 	// later are the findings about a file found once every file is read: of its names

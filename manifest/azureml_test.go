@@ -48,7 +48,7 @@ var amlReference = []struct {
 	{file: "jobs/automl.yml", class: "ClassificationJob", compute: "k8s-compute", instanceType: "cpu-small", kind: manifest.KindAutoMLJob},
 	{file: "jobs/legacy-compute.yml", refused: "passed is not in set ['local']", kind: manifest.KindJob, origin: "legacy-compute-form"},
 	{file: "pipelines/serverless.yml", class: "PipelineJob", compute: "k8s-compute", instanceType: "gpu-a100", kind: manifest.KindPipelineJob}, // step prep: serverless
-	{file: "pipelines/spark.yml", class: "PipelineJob", compute: "k8s-compute", instanceType: "cpu-small", kind: manifest.KindPipelineJob},    // step wrangle: Spark
+	{file: "pipelines/spark.yml", class: "PipelineJob", compute: "k8s-compute", instanceType: "cpu-small", kind: manifest.KindPipelineJob},     // step wrangle: Spark
 	{file: "pipelines/prompt.yml", class: "PipelineJob", compute: "k8s-compute", instanceType: "gpu-a10", kind: manifest.KindPipelineJob},
 	{file: "deployments/k8s-gpu.yml", class: "KubernetesOnlineDeployment", instanceType: "gpu-a100",
 		requests: map[string]string{"cpu": "4", "memory": "32Gi"}, limits: map[string]string{"cpu": "8", "memory": "64Gi", "gpu": "1"}, kind: manifest.KindDeployment},
