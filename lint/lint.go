@@ -37,9 +37,9 @@ type Options struct {
 	Catalog []Input
 	// Nodes are the cluster's nodes, as kubectl get nodes -o yaml prints them. With
 	// nodes, every instance type of the inputs, and every workload with resources of its
-	// own or an instance type from Catalog, must fit some schedulable, untainted node whose
-	// labels match its effective selector (see package fit); the report says how many nodes
-	// each instance type and placement fits.
+	// own or an instance type from Catalog, must fit some schedulable node whose labels
+	// match its effective selector and whose taints its pods tolerate (see package fit and
+	// Tolerations); the report says how many nodes each instance type and placement fits.
 	Nodes []Input
 	// Computes are the workspace's compute targets: compute files (az ml compute create
 	// --file), or what az ml compute list -o json (or -o yaml) prints. With them, and with
