@@ -42,7 +42,7 @@ func TestAppendCandidatesAgreesWithCheck(t *testing.T) {
 			if x.Name != "" && last[x.Name] != i {
 				continue
 			}
-			if selector.Matches(d.NodeSelector, x.Labels) && !x.Unschedulable && len(excludingTaints(x)) == 0 {
+			if selector.Matches(d.NodeSelector, x.Labels) && !x.Unschedulable && len(excludingTaints(x, d.Tolerations)) == 0 {
 				want = append(want, i)
 			}
 		}

@@ -146,13 +146,13 @@ func (ix *Index) Check(d Demand) Result {
 	lists, some := ix.postings(d.NodeSelector, listBuf[:0])
 	if some {
 		if len(lists) > 0 && !ix.posts[lists[0]].dense {
-			ix.countSparse(&r, lists, reqs)
+			ix.countSparse(&r, lists, reqs, d.Tolerations)
 		} else {
-			ix.countDense(&r, lists, reqs)
+			ix.countDense(&r, lists, reqs, d.Tolerations)
 		}
 	}
 	if r.Fits == 0 {
-		ix.explain(&r, d.NodeSelector, lists, reqs)
+		ix.explain(&r, d.NodeSelector, lists, reqs, d.Tolerations)
 	}
 	return r
 }
@@ -175,11 +175,12 @@ func (ix *Index) postings(sel map[string]string, lists []int32) ([]int32, bool) 
 	return lists, true
 }
 
-// add counts n matching nodes of class c.
-func (r *Result) add(c *class, n int, fits bool) {
+// add counts n matching nodes of class c, which the demand's tolerations leave excluded
+// or not.
+func (r *Result) add(c *class, n int, fits, excluded bool) {
 	r.Matching += n
 	switch {
-	case !c.excluded():
+	case !excluded:
 		r.Candidates += n
 		if fits {
 			r.Fits += n
@@ -212,7 +213,7 @@ func (ix *Index) AppendCandidates(dst []int, d Demand) []int {
 	}
 	start := len(dst)
 	for _, id := range ix.matching(lists) {
-		if !ix.classes[ix.classOf[id]].excluded() {
+		if !ix.classes[ix.classOf[id]].excluded(d.Tolerations) {
 			dst = append(dst, int(ix.order[id]))
 		}
 	}
@@ -221,7 +222,7 @@ func (ix *Index) AppendCandidates(dst []int, d Demand) []int {
 }
 
 // countDense counts the nodes in every bitset of lists (all dense), class by class.
-func (ix *Index) countDense(r *Result, lists []int32, reqs []req) {
+func (ix *Index) countDense(r *Result, lists []int32, reqs []req, tols []Toleration) {
 	var offBuf [inline]int
 	offs := offBuf[:0]
 	for _, pi := range lists {
@@ -230,7 +231,7 @@ func (ix *Index) countDense(r *Result, lists []int32, reqs []req) {
 	for ci := range ix.classes {
 		c := &ix.classes[ci]
 		if n := ix.countRange(offs, int(c.lo), int(c.hi)); n > 0 {
-			r.add(c, n, c.fits(reqs))
+			r.add(c, n, c.fits(reqs), c.excluded(tols))
 		}
 	}
 }
@@ -261,28 +262,28 @@ func (ix *Index) countRange(offs []int, lo, hi int) int {
 
 // countSparse walks the first list (sparse, the shortest) and counts the nodes the other
 // lists hold too.
-func (ix *Index) countSparse(r *Result, lists []int32, reqs []req) {
+func (ix *Index) countSparse(r *Result, lists []int32, reqs []req, tols []Toleration) {
 	var curBuf [inline]int
 	cursors := curBuf[:0]
 	for range lists {
 		cursors = append(cursors, 0)
 	}
 	first := ix.posts[lists[0]]
-	cls, run, fits := int32(-1), 0, false
+	cls, run, fits, excluded := int32(-1), 0, false, false
 	for _, id := range ix.ids[first.off : first.off+int(first.n)] {
 		if !ix.inAll(lists[1:], cursors[1:], id) {
 			continue
 		}
 		if c := ix.classOf[id]; c != cls { // nodes of a class are consecutive
 			if run > 0 {
-				r.add(&ix.classes[cls], run, fits)
+				r.add(&ix.classes[cls], run, fits, excluded)
 			}
-			cls, run, fits = c, 0, ix.classes[c].fits(reqs)
+			cls, run, fits, excluded = c, 0, ix.classes[c].fits(reqs), ix.classes[c].excluded(tols)
 		}
 		run++
 	}
 	if run > 0 {
-		r.add(&ix.classes[cls], run, fits)
+		r.add(&ix.classes[cls], run, fits, excluded)
 	}
 }
 

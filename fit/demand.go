@@ -17,6 +17,11 @@ type Demand struct {
 	// equal to the limit). Zero and negative amounts ask for nothing and are ignored.
 	// Check only reads it.
 	Requests map[instancetype.ResourceName]quantity.Quantity
+	// Tolerations are the pod's tolerations: a node's NoSchedule or NoExecute taint that
+	// one of them tolerates does not exclude it (a cordoned node stays excluded). Nil
+	// tolerates nothing. For an Azure ML workload, see Workload; Check and
+	// AppendCandidates only read it.
+	Tolerations []Toleration
 }
 
 // DemandOf returns the demand of a placement with the effective selector sel and the

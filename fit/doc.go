@@ -11,8 +11,9 @@
 // [DemandOf] builds a demand from a placement's selector, requests and limits.
 // [Index.AppendCandidates] lists the candidates of a demand by the same rules, for a caller
 // that accounts for resources itself: the client module's package capacity, which counts
-// how many more pods fit beside those already running, takes its selector, taint and
-// cordon rules from here, so that a change of them here reaches it.
+// how many more pods fit beside those already running, takes its selector, taint,
+// toleration and cordon rules from here (one method of the index decides exclusion for
+// both), so that a change of them here reaches it.
 //
 // # Rules
 //
@@ -22,9 +23,11 @@
 //   - A node matches when its labels carry every pair of S: each key, with exactly the
 //     value (selector.Matches). An empty S matches every node.
 //   - A matching node is a candidate when it is schedulable (spec.unschedulable is not set)
-//     and carries no taint whose effect is NoSchedule or NoExecute. PreferNoSchedule, and
-//     effects Kubernetes does not know, exclude nothing. A cordoned node counts as cordoned
-//     whatever its taints (cordoning adds node.kubernetes.io/unschedulable:NoSchedule).
+//     and carries no taint whose effect is NoSchedule or NoExecute that the demand's
+//     Tolerations do not tolerate (by Kubernetes' rule, [Toleration.Tolerates]).
+//     PreferNoSchedule, and effects Kubernetes does not know, exclude nothing. A cordoned
+//     node counts as cordoned whatever its taints and tolerations (cordoning adds
+//     node.kubernetes.io/unschedulable:NoSchedule).
 //   - A candidate fits when its status.allocatable covers every request of R: for each
 //     resource with a positive amount, allocatable ≥ request, compared exactly
 //     (quantity.Quantity.Cmp); a resource missing from allocatable counts as zero. R holds
@@ -41,10 +44,11 @@
 // The check compares one pod with the allocatable resources of an empty node. It does
 // not model:
 //
-//   - tolerations: every NoSchedule or NoExecute taint excludes the node. The tolerations
-//     of an Azure ML pod come from the extension and the platform, not from the instance
-//     type, so this package cannot know them; the findings name every excluding taint and
-//     the nodes that carry it, so that a reader who knows the pods tolerate one can tell.
+//   - tolerations other than the demand's: the tolerations of an Azure ML pod come from
+//     the extension and the platform, not from the instance type. [Workload] gives those
+//     that Azure ML documents for its workload pods (below); a caller adds others (the
+//     command's --tolerate). The findings name every taint that excludes a node and is not
+//     tolerated, and the nodes that carry it.
 //   - pods already running: their requests are not subtracted, and several replicas are
 //     not packed together (the client module's capacity does both);
 //   - DaemonSet overhead: the pods every node runs (the extension's own, logging, CSI
@@ -57,6 +61,27 @@
 //
 // A demand that fits may therefore still wait for capacity; one that does not fit cannot
 // run on the nodes given, except by a toleration the check does not see.
+//
+// # Azure ML's taints
+//
+// Azure Machine Learning's "Reference for configuring Kubernetes cluster"
+// (https://learn.microsoft.com/azure/machine-learning/reference-kubernetes, section
+// "Supported Azure Machine Learning taints and tolerations") documents the taints an
+// operator may put on nodes dedicated to Azure ML, each with effect NoSchedule, NoExecute
+// or PreferNoSchedule, and which of the extension's pods tolerate them:
+//
+//	ml.azure.com/amlarc=true            every Azure ML pod, the extension's system services and workloads
+//	ml.azure.com/amlarc-system=true     the extension's system services only
+//	ml.azure.com/amlarc-workload=true   training and inference workloads only
+//	ml.azure.com/resource-group=<rg>    workloads created from that resource group
+//	ml.azure.com/workspace=<workspace>  workloads created from that workspace
+//	ml.azure.com/compute=<compute>      workloads created with that compute target
+//
+// [Workload] returns the tolerations of a workload's pods: the overall and workload taints
+// (value true), and the last three with the workload's own resource group, workspace and
+// compute, each when known. Package lint gives an instance type Workload("", "", ""), and a
+// workload those of its compute target (its name, and the resource group and workspace of
+// its id, when the computes given say them).
 //
 // # Findings
 //

@@ -82,3 +82,29 @@ func Example() {
 	// gpu-typo fits 0 of 4 nodes
 	//    spec.nodeSelector: Invalid value: "agentpool=gpus": no node matches: no node carries agentpool=gpus (nodes have agentpool=gpu or agentpool=cpu)
 }
+
+// A node pool dedicated to one Azure ML compute target: a workload on that compute
+// tolerates its taints, as the extension's pods do; one on another compute does not, and a
+// --tolerate of the caller's adds what the reference does not cover.
+func ExampleWorkload() {
+	pool := []fit.Node{{
+		Name:        "aks-gpu-0",
+		Labels:      map[string]string{"agentpool": "gpu"},
+		Allocatable: map[instancetype.ResourceName]quantity.Quantity{"cpu": quantity.MustParse("8"), "memory": quantity.MustParse("32Gi")},
+		Taints: []fit.Taint{
+			{Key: fit.TaintAMLArcWorkload, Value: "true", Effect: fit.NoSchedule},
+			{Key: fit.TaintCompute, Value: "gpu-compute", Effect: fit.NoSchedule},
+			{Key: "sku", Value: "gpu", Effect: fit.NoSchedule},
+		},
+	}}
+	ix := fit.NewIndex(pool)
+	d := fit.Demand{NodeSelector: map[string]string{"agentpool": "gpu"}}
+	sku, _ := fit.ParseToleration("sku=gpu:NoSchedule")
+	for _, compute := range []string{"gpu-compute", "cpu-compute"} {
+		d.Tolerations = append(fit.Workload("", "", compute), sku)
+		fmt.Println(compute, ix.Check(d).Fits)
+	}
+	// Output:
+	// gpu-compute 1
+	// cpu-compute 0
+}

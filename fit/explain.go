@@ -14,16 +14,16 @@ import (
 // of the selector's pairs (lists, shortest first; unused when no node matches). It runs
 // only on that path, and may allocate: its time and memory are linear in the nodes and
 // their labels.
-func (ix *Index) explain(r *Result, sel map[string]string, lists []int32, reqs []req) {
+func (ix *Index) explain(r *Result, sel map[string]string, lists []int32, reqs []req, tols []Toleration) {
 	r.Selector = sortedPairs(sel)
 	if r.Matching == 0 {
 		r.Miss = ix.nearestMiss(r.Selector)
 		return
 	}
 	ids := ix.matching(lists)
-	ix.nameExcluded(r, ids)
+	ix.nameExcluded(r, ids, tols)
 	if r.Candidates > 0 {
-		r.Shortfalls = ix.shortfalls(ids, reqs)
+		r.Shortfalls = ix.shortfalls(ids, reqs, tols)
 	}
 }
 
@@ -94,9 +94,9 @@ func (ix *Index) runs(ids []int32, f func(c *class, run []int32)) {
 	}
 }
 
-// nameExcluded groups the tainted nodes among ids by taints, and names the first MaxNamed
-// of each group and of the cordoned nodes.
-func (ix *Index) nameExcluded(r *Result, ids []int32) {
+// nameExcluded groups the tainted nodes among ids by the taints that tols do not tolerate,
+// and names the first MaxNamed of each group and of the cordoned nodes.
+func (ix *Index) nameExcluded(r *Result, ids []int32, tols []Toleration) {
 	type group struct {
 		taints []Taint
 		nodes  int
@@ -113,13 +113,14 @@ func (ix *Index) nameExcluded(r *Result, ids []int32) {
 				cordoned = ix.keepFirst(cordoned, id)
 			}
 			return
-		case len(c.taints) == 0:
+		case !c.excluded(tols):
 			return
 		}
-		key = appendTaintsKey(key[:0], c.taints) // classes may share taints
+		taints := c.untolerated(tols)
+		key = appendTaintsKey(key[:0], taints) // classes may share taints
 		g := byTaints[string(key)]
 		if g == nil {
-			g = &group{taints: c.taints}
+			g = &group{taints: taints}
 			byTaints[string(key)] = g
 			groups = append(groups, g)
 		}
@@ -169,7 +170,7 @@ func (ix *Index) keepFirst(first []int32, id int32) []int32 {
 }
 
 // shortfalls compares each request with the candidates among ids.
-func (ix *Index) shortfalls(ids []int32, reqs []req) []Shortfall {
+func (ix *Index) shortfalls(ids []int32, reqs []req, tols []Toleration) []Shortfall {
 	out := make([]Shortfall, len(reqs))
 	best := make([]int32, len(reqs)) // the node holding Largest, -1 for none yet
 	for i, rq := range reqs {
@@ -177,7 +178,7 @@ func (ix *Index) shortfalls(ids []int32, reqs []req) []Shortfall {
 		best[i] = -1
 	}
 	ix.runs(ids, func(c *class, run []int32) {
-		if c.excluded() {
+		if c.excluded(tols) {
 			return
 		}
 		id := run[0] // the class's first matching node by name

@@ -281,8 +281,41 @@ func (ix *Index) Len() int {
 	return ix.n
 }
 
-// excluded reports whether the class's nodes are no candidates: cordoned or tainted.
-func (c *class) excluded() bool { return c.cordoned || len(c.taints) > 0 }
+// excluded reports whether the class's nodes are no candidates for a pod with the
+// tolerations tols: cordoned, or with a taint that excludes and that tols do not tolerate.
+// Check and AppendCandidates both ask it, so that they agree.
+func (c *class) excluded(tols []Toleration) bool {
+	if c.cordoned {
+		return true
+	}
+	for _, t := range c.taints {
+		if !tolerated(t, tols) {
+			return true
+		}
+	}
+	return false
+}
+
+// untolerated returns the class's excluding taints that tols do not tolerate: its taints
+// themselves when tols tolerate none of them.
+func (c *class) untolerated(tols []Toleration) []Taint {
+	n := 0
+	for _, t := range c.taints {
+		if !tolerated(t, tols) {
+			n++
+		}
+	}
+	if n == len(c.taints) {
+		return c.taints
+	}
+	out := make([]Taint, 0, n)
+	for _, t := range c.taints {
+		if !tolerated(t, tols) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 // allocatable returns the class's allocatable amount of resource number r, zero if none.
 func (c *class) allocatable(r int32) quantity.Quantity {

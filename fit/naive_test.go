@@ -34,10 +34,12 @@ func newNaive(nodes []fit.Node) *naive {
 	return nv
 }
 
-func excludingTaints(x fit.Node) []fit.Taint {
+// excludingTaints returns the NoSchedule and NoExecute taints of x that none of tols
+// tolerates, sorted, each once.
+func excludingTaints(x fit.Node, tols []fit.Toleration) []fit.Taint {
 	var ts []fit.Taint
 	for _, t := range x.Taints {
-		if t.Effect == fit.NoSchedule || t.Effect == fit.NoExecute {
+		if (t.Effect == fit.NoSchedule || t.Effect == fit.NoExecute) && !slices.ContainsFunc(tols, func(o fit.Toleration) bool { return naiveTolerates(o, t) }) {
 			ts = append(ts, t)
 		}
 	}
@@ -83,7 +85,7 @@ func (nv *naive) check(d fit.Demand) fit.Result {
 		switch {
 		case x.Unschedulable:
 			r.Cordoned++
-		case len(excludingTaints(x)) > 0:
+		case len(excludingTaints(x, d.Tolerations)) > 0:
 			r.Tainted++
 		default:
 			r.Candidates++
@@ -112,7 +114,7 @@ func (nv *naive) check(d fit.Demand) fit.Result {
 	var groups []fit.TaintGroup // with every taint, cut below
 	for _, i := range matching {
 		x := nv.nodes[i]
-		switch ts := excludingTaints(x); {
+		switch ts := excludingTaints(x, d.Tolerations); {
 		case x.Unschedulable:
 			if len(r.CordonedNodes) < fit.MaxNamed {
 				r.CordonedNodes = append(r.CordonedNodes, x.Name)
@@ -155,7 +157,7 @@ func (nv *naive) check(d fit.Demand) fit.Result {
 		first := true
 		for _, i := range matching { // in name order: the first with the largest wins
 			x := nv.nodes[i]
-			if x.Unschedulable || len(excludingTaints(x)) > 0 {
+			if x.Unschedulable || len(excludingTaints(x, d.Tolerations)) > 0 {
 				continue
 			}
 			a := allocatable(x, name)
@@ -307,4 +309,17 @@ func distance(a, b string) int {
 		}
 	}
 	return min(d[len(a)][len(b)], 9)
+}
+
+// naiveTolerates is Kubernetes' rule, written out: core/v1's Toleration.ToleratesTaint.
+func naiveTolerates(o fit.Toleration, t fit.Taint) bool {
+	switch {
+	case o.Effect != "" && o.Effect != t.Effect:
+		return false
+	case o.Key != "" && o.Key != t.Key: // an empty key is any key (the API allows it with Exists only)
+		return false
+	case o.Exists:
+		return true
+	}
+	return o.Value == t.Value
 }

@@ -26,7 +26,17 @@ var (
 	genMemory = rapid.SampledFrom([]string{"", "0", "1Gi", "4Gi", "12Gi", "64Gi", "1073741824"})
 	genGPU    = rapid.SampledFrom([]string{"", "", "0", "1", "4"})
 	genFPGA   = rapid.SampledFrom([]string{"", "", "", "2"})
-	genTaint  = rapid.SampledFrom([]fit.Taint{
+	// genToleration tolerates some of genTaint's taints, by key, value or effect, or all.
+	genToleration = rapid.SampledFrom([]fit.Toleration{
+		{Key: "sku", Value: "gpu"},
+		{Key: "sku", Value: "cpu"},
+		{Key: "sku", Value: "gpu", Effect: fit.NoExecute},
+		{Key: "dedicated", Exists: true, Effect: fit.NoExecute},
+		{Key: "node.kubernetes.io/not-ready", Exists: true},
+		{Exists: true, Effect: fit.NoSchedule},
+		{Exists: true},
+	})
+	genTaint = rapid.SampledFrom([]fit.Taint{
 		{Key: "sku", Value: "gpu", Effect: fit.NoSchedule},
 		{Key: "dedicated", Value: "ml", Effect: fit.NoExecute},
 		{Key: "node.kubernetes.io/not-ready", Effect: fit.NoExecute},
@@ -129,6 +139,7 @@ var genDemand = rapid.Custom(func(t *rapid.T) fit.Demand {
 			d.NodeSelector[p.Key] = p.Value
 		}
 	}
+	d.Tolerations = rapid.SliceOfN(genToleration, 0, 2).Draw(t, "tolerations")
 	for _, r := range rapid.SliceOfN(genRequest, 0, 4).Draw(t, "requests") {
 		if d.Requests == nil {
 			d.Requests = map[instancetype.ResourceName]quantity.Quantity{}
@@ -241,7 +252,7 @@ func TestRaisingARequestNeverMakesAFit(t *testing.T) {
 		d := genDemand.Draw(t, "demand")
 		r := genRequest.Draw(t, "raise")
 		by := quantity.MustParse(rapid.SampledFrom([]string{"1m", "1", "1Gi", "64"}).Draw(t, "by"))
-		raised := fit.Demand{NodeSelector: d.NodeSelector, Requests: maps.Clone(d.Requests)}
+		raised := fit.Demand{NodeSelector: d.NodeSelector, Requests: maps.Clone(d.Requests), Tolerations: d.Tolerations}
 		if raised.Requests == nil {
 			raised.Requests = map[instancetype.ResourceName]quantity.Quantity{}
 		}
@@ -275,7 +286,7 @@ func TestNarrowingTheSelectorNeverMatchesMore(t *testing.T) {
 		if _, ok := d.NodeSelector[p.Key]; ok {
 			t.Skip("the pair replaces one")
 		}
-		narrow := fit.Demand{NodeSelector: maps.Clone(d.NodeSelector), Requests: d.Requests}
+		narrow := fit.Demand{NodeSelector: maps.Clone(d.NodeSelector), Requests: d.Requests, Tolerations: d.Tolerations}
 		if narrow.NodeSelector == nil {
 			narrow.NodeSelector = map[string]string{}
 		}

@@ -1,7 +1,8 @@
 // Package lint checks manifests as the instancetype command does, in one call: [Run] takes
 // inputs (paths of the file system, an fs.FS, readers or bytes) and [Options] (the
 // extension's node selector, the strict subset rule, the cluster's instance types and
-// nodes, paths to exclude) and returns a [Report]: every finding, sorted, each with its
+// nodes, the workspace's compute targets, tolerations, paths to exclude) and returns a
+// [Report]: every finding, sorted, each with its
 // file, line, column, field path, type and message; the documents skipped and why; what
 // each deployment and job gets (its [Placement]); and the catalog, with where each of its
 // instance types is defined. The command prints the report; a Go program can act on it.
@@ -15,9 +16,14 @@
 //     is an error: the command's usage error. An unreadable file or a dangling symlink met
 //     in a walk is a finding, and the rest is read; what is not a regular file (a named
 //     pipe, a socket, a device) is skipped, with why: a walk never waits for a writer or
-//     reads without end. Named as an input, a pipe is read (within the size limit).
-//  2. Reads the cluster's instance types (Options.Catalog) and nodes (Options.Nodes).
-//     They are not checked, but problems reading them are findings.
+//     reads without end. Named as an input, a pipe is read (within the size limit). A file
+//     under a Helm chart's templates/ (a directory named templates whose parent holds a
+//     Chart.yaml, at any depth below it) is skipped as a template whatever it holds: quoted
+//     actions ("{{ .Values.name }}") are YAML that reads, so only the path tells.
+//  2. Reads the cluster's instance types (Options.Catalog), nodes (Options.Nodes) and
+//     compute targets (Options.Computes: compute files, or az ml compute list -o json|yaml).
+//     They are not checked, but problems reading them are findings, and so is a file of
+//     Options.Computes that holds no compute target.
 //  3. Reads every file once, as kubectl reads it (package manifest), in parallel, one
 //     document's parse tree at a time per file, and checks each instance type by the rules
 //     of package validate, and, with nodes, that it fits some node (package fit). A
@@ -33,9 +39,22 @@
 //     kubectl apply leaves the cluster, and every earlier one is a finding
 //     (validate.UniqueNames). Without any instance type, the names workloads give are
 //     checked for their form only ([Report.NamesChecked] is false).
-//  5. Resolves and checks each workload once (validate.Placement), and, with nodes, the fit
-//     of those with resources of their own or an instance type from the cluster; a
-//     placement that fits no node is not resolved.
+//  5. Resolves and checks each workload once (validate.Placement), on its compute target:
+//     the computes of Options.Computes and the compute files among the inputs name each
+//     compute's type (names compared ignoring case; azureml:NAME, NAME and an ARM id name
+//     one compute). A workload on a compute known not to be Kubernetes (amlcompute,
+//     computeinstance, virtualmachine, synapsespark, a type azure-ai-ml does not support)
+//     is skipped, with why, and is no placement (a document that is that workload counts
+//     as skipped, not checked); on a Kubernetes compute it is checked, and its Placement's
+//     ComputeType says so; on a compute of unknown type it is checked as if on Kubernetes,
+//     ComputeType "". With Options.Computes, a compute name they lack is a finding at the
+//     compute field (rule compute-not-found), with the names nearest it. With nodes, the
+//     fit of those with resources of their own or an instance type from the cluster: a
+//     workload's pods tolerate what Azure ML's workload pods tolerate (fit.Workload: the
+//     ml.azure.com/amlarc and amlarc-workload taints, and the resource-group, workspace and
+//     compute taints of its compute, the first two from the compute's ARM id when known),
+//     and Options.Tolerations; an instance type's, with no compute, the first two and
+//     Options.Tolerations. A placement that fits no node is not resolved.
 //  6. Sorts the findings, each file's capped at Options.MaxFindings (the first ones by
 //     line, and one more counting the rest, after all the others of the file), so that the
 //     report stays small whatever the input. The findings of reading a file as the

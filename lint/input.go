@@ -66,6 +66,9 @@ type source struct {
 	// reading it (a reader, a pipe, a device): the read budget is taken before reading.
 	size func() int64
 	once bool // it can be read once only: a reader
+	// chart is the directory of the Helm chart whose templates/ holds the file, "" when
+	// it is in none: the file is a template, not a manifest, whatever it holds.
+	chart string
 }
 
 // expand lists the files of inputs: directories walked, each file once, excluded paths
@@ -78,6 +81,7 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 	var problems []manifest.Finding
 	var skipped []Skip
 	seen := map[string]bool{}
+	charts := chartFinder{}
 	add := func(key string, s source) {
 		if key != "" {
 			if seen[key] {
@@ -112,13 +116,17 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 					}
 					f.Close()
 				}
-				add(absKey(p), fileSource(p, nil, !info.Mode().IsRegular())) // a pipe, as the shell's <(…) hands one over
+				src := fileSource(p, nil, !info.Mode().IsRegular()) // a pipe, as the shell's <(…) hands one over
+				src.chart = charts.of(p, filepath.Separator, osExists)
+				add(absKey(p), src)
 				continue
 			}
 			abs := absKey(in.path) // once: filepath.Abs asks the system for the working directory
 			n, ps, sk := walk(os.DirFS(in.path), ".", exclude, func(rel string) {
 				p := filepath.Join(in.path, filepath.FromSlash(rel))
-				add(filepath.Join(abs, filepath.FromSlash(rel)), fileSource(p, nil, false))
+				src := fileSource(p, nil, false)
+				src.chart = charts.of(p, filepath.Separator, osExists)
+				add(filepath.Join(abs, filepath.FromSlash(rel)), src)
 			}, func(rel string) string { return filepath.Join(in.path, filepath.FromSlash(rel)) })
 			problems = append(problems, ps...)
 			skipped = append(skipped, sk...)
@@ -140,11 +148,15 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 					}
 					f.Close()
 				}
-				add("fs:"+p, fileSource(p, fsys, false))
+				src := fileSource(p, fsys, false)
+				src.chart = charts.of(p, '/', fsExists(fsys))
+				add("fs:"+p, src)
 				continue
 			}
 			n, ps, sk := walk(fsys, in.root, exclude, func(p string) {
-				add("", fileSource(p, fsys, false))
+				src := fileSource(p, fsys, false)
+				src.chart = charts.of(p, '/', fsExists(fsys))
+				add("", src)
 			}, func(p string) string { return p })
 			problems = append(problems, ps...)
 			skipped = append(skipped, sk...)
@@ -180,6 +192,53 @@ func fileSource(p string, fsys fs.FS, once bool) source {
 		},
 		read: func() ([]byte, error) { return readFile(fsys, p, size) },
 		once: once,
+	}
+}
+
+// chartFinder tells whether a file is a template of a Helm chart: under a directory
+// named templates whose parent holds a Chart.yaml. It asks about each directory once.
+type chartFinder map[string]bool // a templates/ directory's parent → whether it is a chart
+
+// of returns the chart directory that holds p in its templates/ (at any depth, as Helm
+// renders them), or "". sep is the paths' separator; exists tells whether a file exists.
+func (c chartFinder) of(p string, sep byte, exists func(string) bool) string {
+	for i := 0; i < len(p); {
+		j := strings.IndexByte(p[i:], sep)
+		if j < 0 {
+			return "" // the last element is the file itself
+		}
+		if p[i:i+j] == "templates" {
+			dir := p[:max(i-1, 0)]
+			chart, ok := c[dir]
+			if !ok {
+				name := "Chart.yaml"
+				if dir != "" {
+					name = dir + string(sep) + name
+				}
+				chart = exists(name)
+				c[dir] = chart
+			}
+			if chart {
+				if dir == "" {
+					return "."
+				}
+				return dir
+			}
+		}
+		i += j + 1
+	}
+	return ""
+}
+
+func osExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func fsExists(fsys fs.FS) func(string) bool {
+	return func(p string) bool {
+		_, err := fs.Stat(fsys, p)
+		return err == nil
 	}
 }
 

@@ -37,10 +37,21 @@ type Options struct {
 	Catalog []Input
 	// Nodes are the cluster's nodes, as kubectl get nodes -o yaml prints them. With
 	// nodes, every instance type of the inputs, and every workload with resources of its
-	// own or an instance type from Catalog, must fit some schedulable, untainted node whose
-	// labels match its effective selector (see package fit); the report says how many nodes
-	// each instance type and placement fits.
+	// own or an instance type from Catalog, must fit some schedulable node whose labels
+	// match its effective selector and whose taints its pods tolerate (see package fit and
+	// Tolerations); the report says how many nodes each instance type and placement fits.
 	Nodes []Input
+	// Computes are the workspace's compute targets: compute files (az ml compute create
+	// --file), or what az ml compute list -o json (or -o yaml) prints. With them, and with
+	// the compute files among the inputs, a workload on a compute known not to be
+	// Kubernetes is skipped, with why; one on a Kubernetes compute is checked; one on a
+	// compute of unknown type is checked, and its Placement says the type is not known.
+	// With Computes, a compute name they lack is a finding.
+	Computes []Input
+	// Tolerations are tolerations the fit check adds (the command's --tolerate) to those
+	// of Azure ML's pods (fit.Workload): of a workload's, with its compute target; of an
+	// instance type's, with none.
+	Tolerations []fit.Toleration
 	// Exclude are patterns (path.Match) of paths to leave out of directory walks; a
 	// pattern matches a path when it matches the path, or any trailing part of it that
 	// starts at a path element ("templates", "charts/*", "*.json").
@@ -84,10 +95,13 @@ type run struct {
 	walked    []Finding // problems met walking the inputs
 	walkSkips []Skip    // files the walks did not read
 	// cluster and nodes are what Options.Catalog and Options.Nodes hold, nil without.
-	cluster *catalogInputs
-	nodes   *nodeInputs
-	index   *fit.Index // of the nodes, nil without
-	files   []*fileResult
+	cluster  *catalogInputs
+	nodes    *nodeInputs
+	index    *fit.Index // of the nodes, nil without
+	computes computeSet
+	// computeFindings are those of reading Options.Computes.
+	computeFindings []Finding
+	files           []*fileResult
 	// inputTypes are the names of the instance types of the inputs.
 	inputTypes map[string]bool
 	// later are the findings about a file found once every file is read: of its names
@@ -126,6 +140,15 @@ func start(inputs []Input, opts Options) (*run, error) {
 		r.cluster.findings = append(r.cluster.findings, problems...)
 		r.cluster.skipped = append(r.cluster.skipped, skipped...)
 	}
+	if len(opts.Computes) > 0 {
+		srcs, problems, skipped, err := expand(opts.Computes, opts.Exclude)
+		if err != nil {
+			return nil, err
+		}
+		r.computes.given = true
+		r.computeFindings = append(readComputes(srcs, &r.computes), problems...)
+		r.walkSkips = append(r.walkSkips, skipped...)
+	}
 	if len(opts.Nodes) > 0 {
 		srcs, problems, skipped, err := expand(opts.Nodes, opts.Exclude)
 		if err != nil {
@@ -154,6 +177,11 @@ func (r *run) readInputs() {
 		r.files[i] = r.checkFile(r.srcs[i], data, err)
 	})
 	r.report.Files = len(r.srcs)
+	for _, f := range r.files {
+		for _, c := range f.computes {
+			r.computes.add(c)
+		}
+	}
 }
 
 // formCatalog forms the catalog: the built-in default, the cluster's instance types, then
@@ -181,7 +209,9 @@ func (r *run) formCatalog() {
 	if r.index != nil {
 		for it := range r.report.Catalog.All() {
 			if sel, err := selector.Merge(r.opts.NodeSelector, it.Spec.NodeSelector); err == nil {
-				r.report.fits[it.Name] = r.index.Check(fit.DemandOf(sel, it.Spec.Resources.Requests, it.Spec.Resources.Limits))
+				d := fit.DemandOf(sel, it.Spec.Resources.Requests, it.Spec.Resources.Limits)
+				d.Tolerations = r.typeTolerations()
+				r.report.fits[it.Name] = r.index.Check(d)
 			}
 		}
 	}
@@ -211,9 +241,18 @@ func (r *run) checkNames() {
 // checkWorkloads resolves and checks each workload of the inputs once, against the catalog,
 // in the documents kept when the files were read.
 func (r *run) checkWorkloads() {
-	w := workloadCheck{catalog: r.report.Catalog, opts: r.vopts, index: r.index, inputTypes: r.inputTypes, keep: !r.opts.NoPlacements}
+	w := workloadCheck{catalog: r.report.Catalog, opts: r.vopts, index: r.index, inputTypes: r.inputTypes, keep: !r.opts.NoPlacements,
+		computes: &r.computes, tolerations: r.opts.Tolerations}
 	check := func(f *fileResult, p *pending) {
-		pl, fs := w.check(p)
+		c := r.computes.lookup(&p.w)
+		if c.def != nil && !c.def.c.Kubernetes() {
+			f.skipped = append(f.skipped, Skip{File: f.name, Line: p.line, Reason: skipReason(p, c.def)})
+			if p.path == nil {
+				f.documents-- // the document is its workload: it is skipped, not checked
+			}
+			return
+		}
+		pl, fs := w.check(p, c)
 		if w.keep {
 			r.report.Placements = append(r.report.Placements, pl)
 		}
@@ -271,6 +310,7 @@ func (r *run) finish() *Report {
 	if r.nodes != nil {
 		addOthers(r.nodes.findings)
 	}
+	addOthers(r.computeFindings)
 	addOthers(r.walked)
 	rep.Skipped = append(rep.Skipped, r.walkSkips...)
 	// A file a walk met but could not read (a dangling symlink) is one of the files, so
@@ -318,6 +358,12 @@ func unreadable(fs []Finding) bool {
 		}
 	}
 	return false
+}
+
+// typeTolerations are the tolerations of an instance type's pods, which no compute is
+// known for: Azure ML's for workloads, and Options.Tolerations.
+func (r *run) typeTolerations() []fit.Toleration {
+	return append(fit.Workload("", "", ""), r.opts.Tolerations...)
 }
 
 // usageError is an error in the options.
@@ -405,6 +451,7 @@ type fileResult struct {
 	more      int       // findings left out of findings
 	skipped   []Skip
 	types     []typeDef
+	computes  []computeDef
 	workloads []pending // for checkWorkloads
 	// again reports a file whose workloads were not kept, the run's budget for them being
 	// spent: checkWorkloads reads it again. data holds its contents when its source cannot
@@ -422,6 +469,11 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 	res := &fileResult{src: s, name: s.name}
 	if err != nil {
 		res.findings = []Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}
+		return res
+	}
+	if s.chart != "" {
+		res.skipped = []Skip{{File: s.name, Line: 1, Reason: "a template of the Helm chart in " + s.chart +
+			" (under its templates/, beside its Chart.yaml): not a manifest until rendered (helm template)"}}
 		return res
 	}
 	keep := func(fs []Finding) {
@@ -444,10 +496,13 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 			}
 			res.skipped = append(res.skipped, Skip{File: s.name, Line: d.Line, Reason: nodesSkipped(len(d.Nodes))})
 		}
+		for _, c := range d.Computes {
+			res.computes = append(res.computes, computeDef{c: c.Object, file: s.name, line: c.Line})
+		}
 		for _, it := range d.InstanceTypes {
 			errs = append(errs, validate.InstanceType(it.Object, it.Path, r.vopts)...)
 			if r.index != nil {
-				errs = append(errs, typeFit(r.index, it, r.opts.NodeSelector)...)
+				errs = append(errs, typeFit(r.index, it, r.opts.NodeSelector, r.typeTolerations())...)
 			}
 			if it.Object.Name != "" {
 				pos := d.Position(it.Path.Child("metadata", "name").String())

@@ -59,13 +59,15 @@ func readNodes(srcs []source) *nodeInputs {
 // typeFit checks an instance type of the inputs against the nodes: its findings, at its
 // spec.nodeSelector and its requests (its limits, for an extended resource). A type whose
 // selector conflicts with the extension's has that finding already, and none here.
-func typeFit(index *fit.Index, it manifest.Item[*instancetype.InstanceType], extension map[string]string) []*field.Error {
+func typeFit(index *fit.Index, it manifest.Item[*instancetype.InstanceType], extension map[string]string, tols []fit.Toleration) []*field.Error {
 	spec := it.Path.Child("spec")
 	sel, err := selector.Merge(extension, it.Object.Spec.NodeSelector)
 	if err != nil {
 		return nil
 	}
-	res := index.Check(fit.DemandOf(sel, it.Object.Spec.Resources.Requests, it.Object.Spec.Resources.Limits))
+	d := fit.DemandOf(sel, it.Object.Spec.Resources.Requests, it.Object.Spec.Resources.Limits)
+	d.Tolerations = tols
+	res := index.Check(d)
 	return res.Errors(spec.Child("nodeSelector"), func(name instancetype.ResourceName) *field.Path {
 		if name == instancetype.ResourceCPU || name == instancetype.ResourceMemory {
 			return spec.Child("resources", "requests").Key(string(name))

@@ -95,6 +95,14 @@ type Placement struct {
 	Workload *resolve.Workload
 	// Placement is what it gets: its instance type, node selector, requests and limits.
 	resolve.Placement
+	// Compute is the name of the compute target the workload runs on: its own, or its
+	// pipeline's default; "" when it names none (an online deployment runs on its
+	// endpoint's compute) or one bound when the pipeline runs (${{…}}). ComputeType is
+	// that compute's type when the computes given (Options.Computes) or among the inputs
+	// say it: "kubernetes" (a workload on a compute of another type is skipped, not
+	// placed); "" when the type is not known, and the workload is checked as if it ran on
+	// Kubernetes.
+	Compute, ComputeType string
 	// Resolved reports a placement that holds: the instance type was found and nothing
 	// about the workload is wrong. An unresolved placement has findings (or an instance
 	// type the catalog does not hold, when names are not checked): a controller must not

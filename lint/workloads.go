@@ -47,6 +47,9 @@ func keepWorkload(d *manifest.Document, w manifest.Item[*resolve.Workload]) pend
 	// The paths its findings can be at, and those above them that decoding may refuse.
 	res := w.Object.ResourcesPath(w.Path)
 	paths := []string{w.Object.InstanceTypePath(w.Path).String(), res.String(), res.Child("requests").String(), res.Child("limits").String()}
+	if w.Object.ComputePath != nil {
+		paths = append(paths, w.Object.ComputePath.String())
+	}
 	if r := w.Object.Resources; r != nil {
 		p.hasRes = true
 		for _, list := range [...]struct {
@@ -101,18 +104,26 @@ type workloadCheck struct {
 	index      *fit.Index
 	inputTypes map[string]bool
 	keep       bool // keep the placements
+	computes   *computeSet
+	// tolerations are Options.Tolerations, added to those of each workload's compute.
+	tolerations []fit.Toleration
 }
 
-// check resolves the workload p and returns its placement (when kept) and its findings.
-// Problems of decoding were reported when its file was read.
-func (c workloadCheck) check(p *pending) (Placement, []Finding) {
+// check resolves the workload p, on the compute cp, and returns its placement (when kept)
+// and its findings. Problems of decoding were reported when its file was read.
+func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 	w := p.workload()
 	pl, errs := validate.Placement(c.catalog, w, p.path, c.opts)
+	if cp.missing && w.ComputePath != nil {
+		errs = append(errs, c.computes.notFound(cp.name, w.ComputePath))
+	}
 	found := p.at.Locate(errs)
 	var fits *fit.Result
 	if c.index != nil && pl.Found {
 		own := w.Resources != nil && w.Kind == resolve.Deployment
-		res := c.index.Check(fit.DemandOf(pl.NodeSelector(), pl.Requests(), pl.Limits()))
+		d := fit.DemandOf(pl.NodeSelector(), pl.Requests(), pl.Limits())
+		d.Tolerations = cp.tolerations(c.tolerations)
+		res := c.index.Check(d)
 		fits = &res
 		if len(found) == 0 && (own || !c.inputTypes[pl.InstanceType]) {
 			// The instance type's own fit is reported at it, when it is an input.
@@ -128,9 +139,12 @@ func (c workloadCheck) check(p *pending) (Placement, []Finding) {
 	if c.keep {
 		placement = Placement{
 			File: p.file, Line: p.line, DocumentKind: p.kind, Path: p.path,
-			Workload: w, Placement: pl,
+			Workload: w, Placement: pl, Compute: cp.name,
 			Resolved: pl.Found && len(found) == 0 && !p.decodeErr && (fits == nil || fits.Fits > 0),
 			Fit:      fits,
+		}
+		if cp.def != nil {
+			placement.ComputeType = cp.def.c.Type
 		}
 	}
 	return placement, found

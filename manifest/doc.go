@@ -52,28 +52,66 @@
 //     one: its InstanceType items are read (at items[i]), its Nodes too; other items are
 //     skipped.
 //   - Azure ML files, by $schema (the schema's file name, whatever the host and version
-//     path) or, without one, by shape:
+//     path) or, without one, by shape, read as the Azure ML CLI v2 reads them (azure-ai-ml's
+//     loaders and marshmallow schemas are the reference; tests hold files of every family
+//     to what azure-ai-ml 1.34 read from them):
 //     a Kubernetes online deployment (kubernetesOnlineDeployment, or type: kubernetes, or
-//     an endpoint_name without a managed or batch marker); a command job on a compute
-//     target (commandJob, or command with compute); a sweep job (its top-level
-//     resources.instance_type); a pipeline job (pipelineJob, type: pipeline, or jobs):
-//     each step under jobs that names resources.instance_type, on its own compute or the
-//     pipeline's settings.default_compute, is a workload at jobs.NAME; and the older forms
-//     of the AML-Kubernetes documents, a job with compute: {target, instance_type} and an
-//     online endpoint with inline deployments (at deployments[i]), each with a note naming
-//     today's form. A job that names its instance type both ways uses
-//     resources.instance_type, and a different name in compute.instance_type is a finding.
-//     A section of the wrong shape (jobs as a list, deployments as a mapping) is a finding
-//     at the section.
+//     an endpoint_name without a managed or batch marker); a command, sweep or AutoML job on
+//     a compute target (commandJob, sweepJob, autoMLJob; command, trial with
+//     sampling_algorithm, or type: automl, with compute); a batch deployment on a compute
+//     target (batchDeployment, modelBatchDeployment; endpoint_name with type: model or a key
+//     only batch deployments have, and compute), a workload that names its instance type in
+//     resources.instance_type as a job does (resolve.Job: it has no requests or limits of its
+//     own); a pipeline job (pipelineJob, type: pipeline, or jobs): each step under jobs that
+//     names resources.instance_type, on its own compute or the pipeline's
+//     settings.default_compute (or compute), is a workload at jobs.NAME; and the older forms
+//     of the AML-Kubernetes documents, a job with compute: {target, instance_type}, which the
+//     v2 CLI refuses (compute is a string): it is read, and a finding at compute gives
+//     today's form; and an online endpoint with inline deployments (at deployments[i]). A job
+//     that names its instance type both ways uses resources.instance_type, and a different
+//     name in compute.instance_type is a finding. A section of the wrong shape (jobs as a
+//     list, deployments as a mapping) is a finding at the section.
+//   - A workload's compute (its compute, compute.target in the older form, or its
+//     pipeline's default) is kept as written in resolve.Workload.Compute, with its path;
+//     [ParseCompute] reads it: azureml:NAME, NAME and the ARM ids
+//     (azureml:/subscriptions/…/computes/NAME, azureml://…/computes/NAME) name the compute
+//     NAME; serverless and azureml:serverless the serverless compute. Only the workspace
+//     knows a compute's type: package lint learns it from compute files.
+//   - Compute targets: a compute file (kubernetesCompute, amlCompute, computeInstance, …,
+//     or a type among kubernetes, amlcompute, computeinstance, virtualmachine, synapsespark,
+//     with a name), and a list of them as az ml compute list -o json (or -o yaml) prints
+//     it: [Document.Computes], with each one's name, type and the resource group and
+//     workspace of its id.
+//   - In a Kubernetes deployment's resources (an Azure ML file, not an InstanceType), as
+//     azure-ai-ml's ResourceSettingsSchema reads them: requests and limits of cpu, memory
+//     and gpu, which is nvidia.com/gpu (azure-ai-ml renames nvidia.com/gpu to gpu; the list
+//     holds nvidia.com/gpu). Both given is a finding at the second, the last in effect, as
+//     azure-ai-ml has it. A value must be a string ("Not a valid string" for cpu: 1): a
+//     number is a finding that says how to quote it (its value is still read). Any other
+//     name is a finding naming the four ("Unknown field"), and is left out. An
+//     InstanceType keeps Kubernetes' rules: numbers are fine there, and nvidia.com/gpu is
+//     the only spelling.
 //   - Skipped: managed online deployments (managedOnlineDeployment, type: managed, or an
 //     instance_type that is an Azure VM size such as Standard_F2s_v2 with no Kubernetes
-//     marker), batch deployments (batchDeployment, or keys only they have:
-//     mini_batch_size, output_action, retry_settings, …), serverless jobs and pipeline
-//     steps (no compute: their instance_type is a VM size), jobs run locally, components,
-//     endpoints without deployments, Nodes (read only by a caller that wants them), every
-//     other Kubernetes object, and files that hold Go template actions as a Helm chart's
-//     templates do ({{ .Values.x }}, {{- if … }}; one in a comment does not count, nor
-//     one in a quoted string that is not Helm's, such as Argo's "{{inputs.x}}").
+//     marker), serverless jobs and pipeline steps (no compute, compute: azureml:serverless
+//     or serverless, or a serverless settings.default_compute: their instance_type is a VM
+//     size), Spark jobs and steps (type: spark, whatever the compute: they run on serverless
+//     Spark or an attached Synapse pool, never on Kubernetes), jobs run locally, batch
+//     deployments that name no compute and pipeline component batch deployments,
+//     components, endpoints without deployments, GitHub Actions workflows (on:, or
+//     jobs.*.runs-on), a Helm chart's Chart.yaml, Nodes (read only by a caller that wants
+//     them), every other Kubernetes object, and Helm templates: a file whose Go template
+//     actions stand where YAML cannot read them ({{ .Values.x }} as a value, {{- if … }}
+//     on a line of its own, an action in a flow collection). An action inside a quoted
+//     string, a block scalar (| or >), or a plain scalar that began before it is content,
+//     as YAML reads it: a prompt template or Jinja in a pipeline's inputs; so is an Azure
+//     ML expression, ${{inputs.data}}, and one in a comment. A file under a chart's
+//     templates/ is a template whatever it holds: that needs its path, which Parse is not
+//     given; package lint skips such files before they are parsed.
+//
+// Findings this package makes for Azure ML's spellings carry a rule id in the
+// field.Error's Origin: legacy-compute-form, azureml-resource-name,
+// azureml-resource-type, gpu-given-twice.
 //
 // Only the fields a check needs are decoded. Instance types are decoded strictly: an
 // unknown field is a finding of type UnknownField (unknown field "status"), as

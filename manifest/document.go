@@ -35,6 +35,15 @@ const (
 	KindPipelineJob Kind = "PipelineJob"
 	// KindSweepJob is a sweep job.
 	KindSweepJob Kind = "SweepJob"
+	// KindAutoMLJob is an AutoML job (type: automl) on a compute target.
+	KindAutoMLJob Kind = "AutoMLJob"
+	// KindBatchDeployment is a batch deployment on a compute target: a workload that
+	// names its instance type in resources.instance_type, as a job does.
+	KindBatchDeployment Kind = "BatchDeployment"
+	// KindCompute is an Azure ML compute target (a compute file, or the output of az ml
+	// compute show); KindComputeList a list of them, as az ml compute list prints it.
+	KindCompute     Kind = "Compute"
+	KindComputeList Kind = "ComputeList"
 	// KindNode is a v1 Node; the Nodes of a List are read too.
 	KindNode Kind = "Node"
 )
@@ -123,6 +132,9 @@ type Document struct {
 	// Nodes are the v1 Nodes of the document: one for a Node, the Node items of a List, as
 	// kubectl get nodes -o yaml prints them.
 	Nodes []Item[fit.Node]
+	// Computes are the Azure ML compute targets of the document: one for a compute file,
+	// the items of az ml compute list's output.
+	Computes []Item[Compute]
 
 	// Errors are the problems found decoding the document, with paths relative to it.
 	// A document with errors is still returned with whatever could be decoded.

@@ -44,7 +44,8 @@ func decodeText(data []byte) ([]byte, *encodingProblem) {
 }
 
 // fromUTF16 converts UTF-16 text, big- or little-endian, to UTF-8. A last byte that makes
-// no code unit is a problem, and dropped.
+// no code unit is a problem, and dropped (kubectl's decoder makes it U+FFFD, which then
+// breaks the YAML: one finding here says what is wrong).
 func fromUTF16(data []byte, bigEndian bool) ([]byte, *encodingProblem) {
 	out := make([]byte, 0, len(data)+len(data)/2)
 	units := len(data) / 2

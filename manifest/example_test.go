@@ -99,3 +99,21 @@ items:
 	// {8 11}
 	// {6 7}
 }
+
+// The compute a job names, in any of its spellings, and the serverless compute.
+func ExampleParseCompute() {
+	for _, c := range []string{
+		"azureml:k8s-compute",
+		"k8s-compute",
+		"azureml:/subscriptions/s/resourceGroups/ml-rg/providers/Microsoft.MachineLearningServices/workspaces/ml-ws/computes/k8s-compute",
+		"azureml:serverless",
+	} {
+		r := manifest.ParseCompute(c)
+		fmt.Printf("%q %q %q %v\n", r.Name, r.ResourceGroup, r.Workspace, r.Serverless)
+	}
+	// Output:
+	// "k8s-compute" "" "" false
+	// "k8s-compute" "" "" false
+	// "k8s-compute" "ml-rg" "ml-ws" false
+	// "" "" "" true
+}

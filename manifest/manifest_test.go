@@ -95,7 +95,7 @@ func TestExamplesDecode(t *testing.T) {
 	if job.Kind != manifest.KindJob || len(job.Workloads) != 1 {
 		t.Fatalf("job.yaml: kind %s, %d workloads", job.Kind, len(job.Workloads))
 	}
-	if w, want := *job.Workloads[0].Object, (resolve.Workload{Kind: resolve.Job, InstanceType: "myinstancetypename"}); !reflect.DeepEqual(w, want) {
+	if w, want := *job.Workloads[0].Object, (resolve.Workload{Kind: resolve.Job, InstanceType: "myinstancetypename", Compute: "azureml:<Kubernetes-compute_target_name>", ComputePath: field.NewPath("compute")}); !reflect.DeepEqual(w, want) {
 		t.Errorf("job.yaml workload = %+v; want %+v", w, want)
 	}
 
@@ -308,7 +308,7 @@ name: blue
 endpoint_name: e
 anything: {goes: here}
 resources:
-  requests: {cpu: 1}
+  requests: {cpu: "1"}
   instance_type: x
 environment:
   image: a

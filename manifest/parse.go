@@ -125,88 +125,6 @@ func (r *reader) problem(pos Position, t FindingType, detail string) {
 	r.f.Errors = append(r.f.Errors, fileProblem(r.f.Name, pos, t, detail))
 }
 
-// templateAction reports a file holding a Go template action as a Helm chart's templates
-// hold them, and returns the line of the first. An action is "{{" and "}}" on one line,
-// the "{{" not preceded by "$" (Azure ML writes its expressions ${{inputs.data}}), and not
-// in a comment. Inside a quoted string, where rendered manifests carry other tools'
-// templates (Argo's "{{inputs.parameters.x}}", "{{ humanize .Value }}" in an alert's
-// annotation), it counts only when it reads as Helm's: starting with ".", "$", or one of
-// the actions and functions Helm charts use ("{{ include", "{{- if").
-func templateAction(data []byte) (int, bool) {
-	if !bytes.Contains(data, []byte("{{")) {
-		return 0, false
-	}
-	for i, line := 0, 1; i < len(data); line++ {
-		end := bytes.IndexByte(data[i:], '\n')
-		if end < 0 {
-			end = len(data) - i
-		}
-		if lineHasAction(data[i : i+end]) {
-			return line, true
-		}
-		i += end + 1
-	}
-	return 0, false
-}
-
-// lineHasAction reports whether one line holds a template action (see templateAction).
-func lineHasAction(l []byte) bool {
-	if !bytes.Contains(l, []byte("{{")) {
-		return false
-	}
-	var quote byte  // the quote of the string the scan is in, or 0
-	prev := byte(0) // the last byte outside quotes that is not blank
-	for j := 0; j < len(l); j++ {
-		c := l[j]
-		switch {
-		case quote == '"' && c == '\\':
-			j++
-		case quote != 0 && c == quote:
-			if quote == '\'' && j+1 < len(l) && l[j+1] == '\'' {
-				j++ // '' in a single-quoted string
-				continue
-			}
-			quote, prev = 0, c
-		case quote == 0 && c == '#' && (j == 0 || isBlank(l[j-1])):
-			return false // a comment, to the end of the line
-		case quote == 0 && (c == '"' || c == '\'') && (prev == 0 || bytes.IndexByte([]byte(":-[{,?"), prev) >= 0):
-			quote = c
-		case c == '{' && j+1 < len(l) && l[j+1] == '{' && (j == 0 || l[j-1] != '$'):
-			closeAt := bytes.Index(l[j+2:], []byte("}}"))
-			if closeAt >= 0 && (quote == 0 || helmLike(l[j+2:j+2+closeAt])) {
-				return true
-			}
-			j++
-		case quote == 0 && !isBlank(c):
-			prev = c
-		}
-	}
-	return false
-}
-
-// helmLike reports whether the text of an action reads as Helm's: after an optional "-"
-// and blanks, a field or variable (".Values.x", "$name"), a comment, or one of the
-// actions and functions charts use most.
-func helmLike(a []byte) bool {
-	a = bytes.TrimLeft(bytes.TrimPrefix(a, []byte("-")), " \t")
-	if len(a) == 0 {
-		return false
-	}
-	if a[0] == '.' || a[0] == '$' || bytes.HasPrefix(a, []byte("/*")) {
-		return true
-	}
-	word := a
-	if k := bytes.IndexAny(a, " \t(|}"); k >= 0 {
-		word = a[:k]
-	}
-	switch string(word) {
-	case "if", "else", "end", "range", "with", "define", "template", "block", "include",
-		"tpl", "toYaml", "toJson", "required", "default", "quote", "printf", "lookup":
-		return true
-	}
-	return false
-}
-
 // readYAML reads data, which starts on the given line of the file, as YAML documents.
 func (r *reader) readYAML(data []byte, line int) {
 	chunks := yamlChunks(data, func(l int, text string) {
@@ -416,10 +334,17 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 	case KindDeployment:
 		whole = true
 		workload(kind, nil, n, d.deployment(n), "", nil)
-	case KindJob, KindSweepJob:
+	case KindJob, KindSweepJob, KindAutoMLJob, KindBatchDeployment:
 		whole = true
 		w := d.job(n)
 		workload(kind, nil, n, w, legacyNote(w), nil)
+	case KindCompute:
+		whole = true
+		doc.Computes = append(doc.Computes, Item[Compute]{Line: doc.Line, Kind: kind, Object: d.compute(n)})
+	case KindComputeList:
+		d.computeList(n, func(c Compute, p *field.Path, e *yaml.Node, errs field.ErrorList) {
+			doc.Computes = append(doc.Computes, Item[Compute]{Path: p, Line: e.Line + d.lines, Kind: KindCompute, Object: c, Errors: errs})
+		})
 	case KindPipelineJob:
 		d.pipeline(n, func(p *field.Path, e *yaml.Node, w *resolve.Workload, errs field.ErrorList) {
 			workload(kind, p, e, w, legacyNote(w), errs)
@@ -451,6 +376,9 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		}
 		for i := range doc.Nodes {
 			doc.Nodes[i].Errors = doc.Errors
+		}
+		for i := range doc.Computes {
+			doc.Computes[i].Errors = doc.Errors
 		}
 	}
 	r.deliver(doc)

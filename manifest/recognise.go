@@ -15,6 +15,9 @@ import (
 // recognise tells what a document is: one of our kinds, or "" and why it is skipped. A
 // document of our API group with a kind we do not know is a problem.
 func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
+	if n.Kind == yaml.SequenceNode && recogniseComputeList(n) {
+		return KindComputeList, "", nil
+	}
 	if n.Kind != yaml.MappingNode {
 		return "", "a " + strings.TrimPrefix(kindName(n), "a ") + ", not a Kubernetes object or an Azure ML file", nil
 	}
@@ -45,6 +48,8 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 		return KindList, "", nil
 	case kindName == "Node" && apiVersion == "v1":
 		return KindNode, "", nil
+	case !hasKind && (apiVersion == "v2" || apiVersion == "v1") && has("name") && has("version") && !has("metadata"):
+		return "", "a Helm chart's Chart.yaml, not a manifest", nil
 	case hasAPIVersion || hasKind:
 		what := "a Kubernetes object"
 		if kindName != "" {
@@ -62,9 +67,20 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 	typ, _ := scalar("type")
 	switch typ {
 	case "pipeline":
+		if has("endpoint_name") {
+			return "", pipelineBatchSkip, nil
+		}
 		return KindPipelineJob, "", nil
 	case "sweep":
 		return recogniseJob(KindSweepJob, has, scalar)
+	case "automl":
+		return recogniseJob(KindAutoMLJob, has, scalar)
+	case "spark":
+		return "", sparkSkip, nil
+	case "model":
+		if has("endpoint_name") {
+			return recogniseBatch(has, scalar)
+		}
 	case "managed":
 		if has("endpoint_name") {
 			return "", "a managed online deployment: it runs on Azure VMs, not on Kubernetes", nil
@@ -78,19 +94,24 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 			return KindEndpoint, "", nil
 		}
 		if has("resource_id") || has("namespace") {
-			return "", "an Azure ML Kubernetes compute target", nil
+			return KindCompute, "", nil
 		}
 		return "", "an Azure ML Kubernetes online endpoint: it names no deployments", nil
+	}
+	if isComputeType(typ) && has("name") {
+		return KindCompute, "", nil
 	}
 	switch {
 	case has("endpoint_name"):
 		if key := batchKey(has); key != "" {
-			return "", "a batch deployment (it sets " + key + "), which runs on a compute cluster, not as an online deployment", nil
+			return recogniseBatch(has, scalar)
 		}
 		if it, _ := scalar("instance_type"); rules.IsVMSize(it) {
 			return "", "a managed online deployment: its instance_type " + clip.Quote(it) + " is an Azure VM size and nothing marks it for Kubernetes", nil
 		}
 		return KindDeployment, "", nil
+	case has("jobs") && githubWorkflow(n):
+		return "", "a GitHub Actions workflow (on:, jobs.*.runs-on), not an Azure ML file", nil
 	case has("jobs"):
 		return KindPipelineJob, "", nil
 	case has("trial") && has("sampling_algorithm"):
@@ -118,12 +139,18 @@ func recogniseSchema(schema string, has func(string) bool, scalar func(string) (
 		return KindDeployment, "", nil
 	case "managedonlinedeployment":
 		return "", "a managed online deployment: it runs on Azure VMs, not on Kubernetes", nil
-	case "batchdeployment", "modelbatchdeployment", "pipelinecomponentbatchdeployment":
-		return "", "a batch deployment, which runs on a compute cluster, not as an online deployment", nil
+	case "batchdeployment", "modelbatchdeployment":
+		return recogniseBatch(has, scalar)
+	case "pipelinecomponentbatchdeployment":
+		return "", pipelineBatchSkip, nil
 	case "commandjob":
 		return recogniseJob(KindJob, has, scalar)
 	case "sweepjob":
 		return recogniseJob(KindSweepJob, has, scalar)
+	case "automljob":
+		return recogniseJob(KindAutoMLJob, has, scalar)
+	case "sparkjob":
+		return "", sparkSkip, nil
 	case "pipelinejob":
 		return KindPipelineJob, "", nil
 	case "kubernetesonlineendpoint", "managedonlineendpoint":
@@ -131,6 +158,9 @@ func recogniseSchema(schema string, has func(string) bool, scalar func(string) (
 			return KindEndpoint, "", nil
 		}
 		return "", "an online endpoint: it names no deployments", nil
+	}
+	if computeSchema(name) {
+		return KindCompute, "", nil
 	}
 	if strings.HasSuffix(name, "component") {
 		return "", "an Azure ML component: the job that uses it is checked", nil
@@ -141,21 +171,66 @@ func recogniseSchema(schema string, has func(string) bool, scalar func(string) (
 	return "", "an Azure ML " + name + " file, which names no instance type", nil
 }
 
-// recogniseJob recognises a command or sweep job: one that runs on a compute target is
-// checked; one without (serverless) or run locally is skipped.
+// sparkSkip is why a Spark job is skipped.
+const sparkSkip = "a Spark job: it runs on serverless Spark compute or an attached Synapse Spark pool, never on Kubernetes"
+
+// pipelineBatchSkip is why a pipeline component batch deployment is skipped.
+const pipelineBatchSkip = "a pipeline component batch deployment: it names no instance type of its own (its component's steps do)"
+
+// recogniseJob recognises a command, sweep or AutoML job: one that runs on a compute target
+// is checked; one on the serverless compute (no compute, or compute: azureml:serverless) or
+// run locally is skipped.
 func recogniseJob(kind Kind, has func(string) bool, scalar func(string) (string, bool)) (Kind, string, *field.Error) {
 	if !has("compute") {
 		return "", "a serverless job (it names no compute): its instance_type is an Azure VM size, not an InstanceType", nil
 	}
-	if c, _ := scalar("compute"); c == "local" {
+	c, _ := scalar("compute")
+	switch r := ParseCompute(c); {
+	case r.Local:
 		return "", "a job that runs locally (compute: local)", nil
+	case r.Serverless:
+		return "", "a serverless job (compute: " + clip.String(c) + "): its instance_type is an Azure VM size, not an InstanceType", nil
 	}
 	return kind, "", nil
 }
 
+// recogniseBatch recognises a batch deployment: one on a compute target is checked, as a
+// job is; one that names no compute is skipped.
+func recogniseBatch(has func(string) bool, scalar func(string) (string, bool)) (Kind, string, *field.Error) {
+	c, _ := scalar("compute")
+	if r := ParseCompute(c); r.Name == "" && !r.Expression {
+		return "", "a batch deployment that names no compute target", nil
+	}
+	return KindBatchDeployment, "", nil
+}
+
+// githubWorkflow reports a GitHub Actions workflow: a mapping with jobs and an on key
+// (which YAML 1.1 reads as the boolean true), or a job that sets runs-on.
+func githubWorkflow(n *yaml.Node) bool {
+	budget := MaxNodes
+	if k, _ := lookup(n, "true", &budget); k != nil {
+		return true
+	}
+	if k, _ := lookup(n, "on", &budget); k != nil {
+		return true
+	}
+	_, jobs := lookup(n, "jobs", &budget)
+	if jobs == nil || jobs.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 1; i < len(jobs.Content); i += 2 {
+		if j := deref(jobs.Content[i]); j != nil && j.Kind == yaml.MappingNode {
+			if k, _ := lookup(j, "runs-on", &budget); k != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // batchKey returns a key that only batch deployments have, or "".
 func batchKey(has func(string) bool) string {
-	for _, k := range [...]string{"mini_batch_size", "output_action", "output_file_name", "retry_settings", "error_threshold", "max_concurrency_per_instance", "logging_level"} {
+	for _, k := range [...]string{"mini_batch_size", "output_action", "output_file_name", "retry_settings", "error_threshold", "max_concurrency_per_instance", "logging_level", "job_definition"} {
 		if has(k) {
 			return k
 		}

@@ -28,7 +28,7 @@ func (d *decoder) deployment(n *yaml.Node) *resolve.Workload {
 		case "resources":
 			if !isNull(v) {
 				w.Resources = &instancetype.ResourceRequirements{}
-				d.resources(v, w.Resources)
+				d.azureResources(v, w.Resources)
 			}
 		default:
 			d.checkTree(v)
@@ -63,19 +63,24 @@ func (d *decoder) model(n *yaml.Node, w *resolve.Workload) {
 func (d *decoder) job(n *yaml.Node) *resolve.Workload {
 	w := &resolve.Workload{Kind: resolve.Job}
 	var current, legacy namedType
-	d.object(n, func(key string, _, v *yaml.Node) {
+	var legacyKey *yaml.Node
+	var legacyPath *field.Path
+	d.object(n, func(key string, k, v *yaml.Node) {
 		switch {
 		case key == "name" || key == "display_name" && w.Name == "":
 			w.Name = d.str(v, false)
 		case key == "resources":
 			current = d.jobResources(v)
 		case key == "compute" && v.Kind == yaml.MappingNode:
-			legacy = d.legacyCompute(v)
+			legacyKey, legacyPath = k, d.path.build()
+			legacy = d.legacyCompute(v, w)
 		case key == "compute" && v.Kind == yaml.SequenceNode:
-			d.wrongShape(v, "a compute target's name", "compute: azureml:NAME; or, in the older form, compute: {target: …, instance_type: …}")
+			d.wrongShape(v, "a compute target's name", "compute: azureml:NAME")
 			d.checkTree(v)
 		case key == "compute" && v.Kind == yaml.ScalarNode:
-			d.str(v, false) // a compute target's name
+			if c := d.str(v, false); c != "" {
+				w.Compute, w.ComputePath = c, d.path.build()
+			}
 		default:
 			d.checkTree(v)
 		}
@@ -92,7 +97,28 @@ func (d *decoder) job(n *yaml.Node) *resolve.Workload {
 		w.InstanceType = legacy.name
 		w.LegacyCompute = true
 	}
+	if legacyKey != nil {
+		d.legacyFinding(legacyKey, legacyPath, w)
+	}
 	return w
+}
+
+// legacyFinding reports the older form of a job's compute, a mapping of target and
+// instance_type, at its key k (path p): the Azure ML CLI v2 refuses it (its compute is a
+// string), and the finding gives today's form.
+func (d *decoder) legacyFinding(k *yaml.Node, p *field.Path, w *resolve.Workload) {
+	target := w.Compute
+	if target == "" {
+		target = "azureml:TARGET"
+	}
+	today := "compute: " + clip.String(target)
+	if w.InstanceType != "" {
+		today += " and resources: {instance_type: " + clip.String(w.InstanceType) + "}"
+	}
+	e := field.Invalid(p, field.OmitValueType{}, "the older form (compute: {target, instance_type}), which the Azure ML CLI v2 refuses "+
+		"(its compute is a string: \"Not a valid string\"); write "+today)
+	e.Origin = "legacy-compute-form"
+	d.addAt(k, e)
 }
 
 // namedType is an instance type a job names in one place.
@@ -134,15 +160,20 @@ func (d *decoder) jobResources(n *yaml.Node) namedType {
 }
 
 // legacyCompute reads the older form of a job's compute, a mapping of target and
-// instance_type.
-func (d *decoder) legacyCompute(n *yaml.Node) namedType {
+// instance_type: the target is w's compute.
+func (d *decoder) legacyCompute(n *yaml.Node, w *resolve.Workload) namedType {
 	var it namedType
 	d.walk(n, false, func(key string, k, v *yaml.Node) {
-		if key == "instance_type" {
+		switch key {
+		case "instance_type":
 			it = d.instanceTypeField(k, v)
-			return
+		case "target":
+			if c := d.str(v, false); c != "" {
+				w.Compute, w.ComputePath = c, d.path.build()
+			}
+		default:
+			d.checkTree(v)
 		}
-		d.checkTree(v)
 	})
 	return it
 }
@@ -157,22 +188,27 @@ func (d *decoder) wrongShape(n *yaml.Node, want, example string) {
 // pipeline decodes the pipeline job n: each step under jobs that names an instance type and
 // runs on a compute target (its own compute, or the pipeline's settings.default_compute or
 // compute) is a workload, given to add with its path (jobs.NAME); a step that names one
-// but runs on no compute target is skipped, with why. jobs of another shape than a mapping
-// of steps (or null), and a step that is not a mapping (nor null), are findings. The rest
-// of the document is checked for duplicate keys and what kubectl would refuse.
+// but runs on the serverless compute (no compute at all, or azureml:serverless) or locally
+// is skipped, with why, as is every Spark step, whatever its compute. jobs of another shape
+// than a mapping of steps (or null), and a step that is not a mapping (nor null), are
+// findings. The rest of the document is checked for duplicate keys and what kubectl would
+// refuse.
 func (d *decoder) pipeline(n *yaml.Node, add func(*field.Path, *yaml.Node, *resolve.Workload, field.ErrorList), skip func(line int, reason string)) {
 	budget := MaxNodes
-	defaultCompute := false
-	if k, v := lookup(n, "settings", &budget); k != nil && v.Kind == yaml.MappingNode {
-		if k, v := lookup(v, "default_compute", &budget); k != nil && !isNull(v) {
-			defaultCompute = true
-		}
+	var def pipelineCompute
+	if k, v := lookup(n, "compute", &budget); k != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
+		def = pipelineCompute{value: v.Value, path: field.NewPath("compute")}
 	}
-	if k, v := lookup(n, "compute", &budget); k != nil && !isNull(v) {
-		defaultCompute = true
+	if k, v := lookup(n, "settings", &budget); k != nil && v.Kind == yaml.MappingNode {
+		if k, c := lookup(v, "default_compute", &budget); k != nil && c.Kind == yaml.ScalarNode && !isNull(c) {
+			def = pipelineCompute{value: c.Value, path: field.NewPath("settings", "default_compute")}
+		}
 	}
 	d.walk(n, false, func(key string, _, v *yaml.Node) {
 		switch {
+		case key == "settings" && v.Kind == yaml.MappingNode:
+			// Recorded, so that a finding about settings.default_compute has its line.
+			d.walk(v, false, func(_ string, _, x *yaml.Node) { d.checkTree(x) })
 		case key != "jobs":
 			d.checkTree(v)
 		case v.Kind != yaml.MappingNode:
@@ -182,21 +218,38 @@ func (d *decoder) pipeline(n *yaml.Node, add func(*field.Path, *yaml.Node, *reso
 			d.checkTree(v)
 		default:
 			d.walk(v, false, func(name string, _, s *yaml.Node) {
-				names, compute := stepShape(s, &budget)
+				shape := stepShapeOf(s, &budget)
+				step := "pipeline step " + clip.Quote(name)
+				own := ParseCompute(shape.compute)
 				switch {
 				case s.Kind != yaml.MappingNode:
 					if !isNull(s) {
 						d.wrongShape(s, "a mapping", "a step is a job: command, compute, resources, …")
 					}
 					d.checkTree(s)
-				case !names:
+				case shape.spark:
+					skip(s.Line, step+" is a Spark step: it runs on serverless Spark compute or an attached Synapse Spark pool, never on Kubernetes")
+					d.checkTree(s)
+				case !shape.names:
 					d.checkTree(s) // its instance type is its compute's business
-				case !compute && !defaultCompute:
-					skip(s.Line, "pipeline step "+clip.Quote(name)+" is serverless (no compute, and no settings.default_compute): its instance_type is an Azure VM size")
+				case own.Local:
+					skip(s.Line, step+" runs locally (compute: local)")
+					d.checkTree(s)
+				case own.Serverless:
+					skip(s.Line, step+" is serverless (compute: "+clip.String(shape.compute)+"): its instance_type is an Azure VM size")
+					d.checkTree(s)
+				case !shape.hasCompute && def.value == "":
+					skip(s.Line, step+" is serverless (no compute, and no settings.default_compute): its instance_type is an Azure VM size")
+					d.checkTree(s)
+				case !shape.hasCompute && ParseCompute(def.value).Serverless:
+					skip(s.Line, step+" is serverless (settings.default_compute: "+clip.String(def.value)+"): its instance_type is an Azure VM size")
 					d.checkTree(s)
 				default:
 					from := len(d.errs)
 					w := d.job(s)
+					if !shape.hasCompute && w.Compute == "" {
+						w.Compute, w.ComputePath = def.value, def.path
+					}
 					add(d.path.build(), s, w, d.since(from))
 				}
 			})
@@ -204,30 +257,51 @@ func (d *decoder) pipeline(n *yaml.Node, add func(*field.Path, *yaml.Node, *reso
 	})
 }
 
-// stepShape tells whether a pipeline step names an instance type (in resources, or in the
-// older compute mapping) and whether it names its own compute. A step whose resources are
-// not a mapping (nor null) counts as naming one, so that its resources are decoded, and
-// their shape reported.
-func stepShape(s *yaml.Node, budget *int) (names, compute bool) {
+// pipelineCompute is a pipeline's default compute: its value as written, and where.
+type pipelineCompute struct {
+	value string
+	path  *field.Path
+}
+
+// stepShape is what recognition reads of a pipeline step before it is decoded.
+type stepShape struct {
+	names      bool   // it names an instance type
+	hasCompute bool   // it names a compute of its own
+	compute    string // its compute, when a string
+	spark      bool   // type: spark
+}
+
+// stepShapeOf tells whether a pipeline step names an instance type (in resources, or in
+// the older compute mapping), whether it names its own compute, and whether it is a Spark
+// step. A step whose resources are not a mapping (nor null) counts as naming one, so that
+// its resources are decoded, and their shape reported.
+func stepShapeOf(s *yaml.Node, budget *int) stepShape {
+	var sh stepShape
 	if s.Kind != yaml.MappingNode {
-		return false, false
+		return sh
+	}
+	if k, v := lookup(s, "type", budget); k != nil && v.Kind == yaml.ScalarNode && v.Value == "spark" {
+		sh.spark = true
 	}
 	if k, v := lookup(s, "resources", budget); k != nil && v.Kind == yaml.MappingNode {
 		if k, _ := lookup(v, "instance_type", budget); k != nil {
-			names = true
+			sh.names = true
 		}
 	} else if k != nil && !isNull(v) {
-		names = true
+		sh.names = true
 	}
 	if k, v := lookup(s, "compute", budget); k != nil && !isNull(v) {
-		compute = true
-		if v.Kind == yaml.MappingNode {
+		sh.hasCompute = true
+		switch v.Kind {
+		case yaml.MappingNode:
 			if k, _ := lookup(v, "instance_type", budget); k != nil {
-				names = true
+				sh.names = true
 			}
+		case yaml.ScalarNode:
+			sh.compute = v.Value
 		}
 	}
-	return names, compute
+	return sh
 }
 
 // endpoint decodes the online endpoint n, written with its deployments inline, an older

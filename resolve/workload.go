@@ -15,8 +15,9 @@ const (
 	// (kubernetesOnlineDeployment.schema.json). It names its instance type in
 	// instance_type and may carry its own resources section.
 	Deployment WorkloadKind = "KubernetesOnlineDeployment"
-	// Job is a command job (commandJob.schema.json). It names its instance type in
-	// resources.instance_type.
+	// Job is a command job (commandJob.schema.json), or anything that names its instance
+	// type in resources.instance_type and has no resources section of its own: a sweep or
+	// AutoML job, a pipeline step, a batch deployment.
 	Job WorkloadKind = "CommandJob"
 )
 
@@ -39,6 +40,15 @@ type Workload struct {
 	// the older form of the AML-Kubernetes job (compute: {target, instance_type}), rather
 	// than in resources.instance_type.
 	LegacyCompute bool
+	// Compute is the compute target the workload runs on, as written (azureml:NAME, NAME,
+	// an ARM id): its own compute (compute.target in the older form), or, for a pipeline
+	// step without one, the pipeline's settings.default_compute. "" when it names none
+	// where it is written: an online deployment runs on its endpoint's compute. Resolve
+	// does not read it; a caller that knows the workspace's computes does.
+	Compute string
+	// ComputePath is the path, in the workload's document, of the field Compute is
+	// written in (jobs.train.compute, settings.default_compute), nil when Compute is "".
+	ComputePath *field.Path
 }
 
 // InstanceTypePath returns the path, below root, of the field in which the workload names

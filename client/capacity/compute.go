@@ -48,6 +48,10 @@ type Options struct {
 	// kubernetes.azure.com/agentpool, else agentpool; a node with neither is in the pool
 	// "".
 	PoolLabel string
+	// Tolerations are tolerations the pods have besides those of Azure ML's workload pods
+	// (fit.Workload, with no compute known: the ml.azure.com/amlarc and amlarc-workload
+	// taints), as the instancetype command's --tolerate adds them.
+	Tolerations []fit.Toleration
 }
 
 // Report is how many more pods of each instance type fit now. Its JSON is the output of
@@ -109,8 +113,9 @@ type Skip struct {
 //
 // For each instance type, its demand is fit.DemandOf its effective selector, requests and
 // limits: the cpu and memory requests, and each extended resource's limit, which
-// Kubernetes requests at the limit. The candidate nodes are those fit.Index.AppendCandidates
-// gives, by package fit's rules; on each, the pods that fit are the fewest that any
+// Kubernetes requests at the limit, with the tolerations of Azure ML's workload pods and
+// opts.Tolerations. The candidate nodes are those fit.Index.AppendCandidates gives, by
+// package fit's rules (its taint and toleration rules included); on each, the pods that fit are the fewest that any
 // requested resource holds, floor((allocatable − requested) / request), in the
 // scheduler's units (Node.Requested), and no more than the pods left of an allocatable
 // "pods". Of several nodes of one name, the last is used, as by package fit.
@@ -128,6 +133,7 @@ func Compute(types []*instancetype.InstanceType, nodes []Node, opts Options) *Re
 	c := newCounter(nodes, opts.PoolLabel)
 	r := &Report{Capacity: []TypeCapacity{}, Nodes: ix.Len(), Pods: c.total}
 	vopts := validate.Options{NodeSelector: opts.NodeSelector}
+	tols := append(fit.Workload("", "", ""), opts.Tolerations...)
 	var cands []int
 	for it := range catalog.All() {
 		if errs := validate.InstanceType(it, nil, vopts); len(errs) > 0 {
@@ -144,6 +150,7 @@ func Compute(types []*instancetype.InstanceType, nodes []Node, opts Options) *Re
 			continue
 		}
 		d := fit.DemandOf(sel, it.Spec.Resources.Requests, it.Spec.Resources.Limits)
+		d.Tolerations = tols
 		cands = ix.AppendCandidates(cands[:0], d)
 		r.Capacity = append(r.Capacity, c.count(it.Name, d, cands))
 	}

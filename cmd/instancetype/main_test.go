@@ -63,6 +63,7 @@ func workdir(t *testing.T) string {
 	})
 	copyTree(t, "testdata/azureml", filepath.Join(dir, "azureml"), func(string) bool { return true })
 	copyTree(t, "testdata/inputs", filepath.Join(dir, "inputs"), func(string) bool { return true })
+	copyTree(t, "testdata/aml", filepath.Join(dir, "aml"), func(string) bool { return true })
 	return dir
 }
 
@@ -169,6 +170,19 @@ var goldenTests = []struct {
 	{"azureml-resolve.txt", []string{"resolve", "azureml/"}, cli.ExitFindings},
 	{"azureml-resolve.json", []string{"resolve", "-o", "json", "azureml/"}, cli.ExitFindings},
 	{"azureml-exclude.txt", []string{"validate", "--exclude", "legacy-*", "--exclude", "chart", "azureml/"}, cli.ExitFindings},
+	// Azure ML files as the Azure ML CLI reads them (testdata/aml, in the shapes of
+	// Azure/azureml-examples): compute targets, serverless and Spark jobs and steps, AutoML,
+	// batch deployments, a deployment's resources in Azure ML's spellings, the older compute
+	// form, a GitHub workflow, a prompt template, a Helm chart; and the taints Azure ML's
+	// pods tolerate.
+	{"aml-validate.txt", []string{"validate", "aml/"}, cli.ExitFindings},
+	{"aml-validate.json", []string{"validate", "-o", "json", "aml/"}, cli.ExitFindings},
+	{"aml-resolve.txt", []string{"resolve", "aml/"}, cli.ExitFindings},
+	{"aml-resolve.json", []string{"resolve", "-o", "json", "aml/"}, cli.ExitFindings},
+	{"aml-computes.txt", []string{"resolve", "--computes", "aml/computes.json", "aml/jobs", "aml/batch", "aml/pipelines"}, cli.ExitFindings},
+	{"aml-computes-yaml.txt", []string{"validate", "--computes", "inputs/computes.yaml", "aml/jobs/train-cpu-cluster.yml", "aml/jobs/train-typo.yml"}, cli.ExitFindings},
+	{"aml-nodes.txt", []string{"resolve", "--nodes", "aml/nodes.yaml", "aml/"}, cli.ExitFindings},
+	{"aml-tolerate.txt", []string{"validate", "--nodes", "aml/nodes.yaml", "--tolerate", "ml.azure.com/compute", "--tolerate", "sku=gpu:NoSchedule", "aml/"}, cli.ExitFindings},
 	// Reading as kubectl reads.
 	{"reading-yaml11.txt", []string{"validate", "inputs/yaml11.yaml"}, cli.ExitFindings},
 	{"reading-merges.txt", []string{"resolve", "inputs/merges.yaml"}, cli.ExitFindings},
@@ -264,7 +278,7 @@ func TestJSONContract(t *testing.T) {
 		t.Fatalf("placements %v", p.Placements)
 	}
 	got := p.Placements[0]
-	if keys := sortedKeys(got); !slices.Equal(keys, []string{"file", "instanceType", "kind", "line", "name", "nodeSelector", "resolved", "resources"}) {
+	if keys := sortedKeys(got); !slices.Equal(keys, []string{"compute", "file", "instanceType", "kind", "line", "name", "nodeSelector", "resolved", "resources"}) {
 		t.Errorf("placement keys %v", keys)
 	}
 	want := map[string]any{"file": "examples/manifests/deployment.yaml", "line": 1.0, "kind": "KubernetesOnlineDeployment", "name": "blue", "instanceType": "myinstancetypename"}
@@ -344,6 +358,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"validate", "-oyaml", "examples/"}, `invalid output format "yaml"`},
 		{[]string{"validate", "--node-selector", "pool", "examples/"}, "invalid --node-selector"},
 		{[]string{"validate", "--node-selector", "bad key=x", "examples/"}, "invalid --node-selector"},
+		{[]string{"validate", "--tolerate", "sku=gpu:Sometimes", "examples/"}, `invalid --tolerate "sku=gpu:Sometimes": effect "Sometimes": want NoSchedule, PreferNoSchedule or NoExecute`},
+		{[]string{"validate", "--tolerate", "=x", "examples/"}, "invalid --tolerate"},
+		{[]string{"validate", "--computes", "missing.json", "examples/"}, "missing.json: no such file or directory"},
 		{[]string{"validate", "--node-selector", "a=1,a=2", "examples/"}, "given twice"},
 		{[]string{"validate", "--node-selector", "a=1", "--node-selector", "a=2", "examples/"}, "given twice"},
 		{[]string{"validate", "--exclude", "[", "examples/"}, "invalid --exclude"},

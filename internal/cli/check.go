@@ -41,6 +41,8 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		StrictSubset: o.strictSubset,
 		Catalog:      append(extra.Catalog, inputs(o.catalog, stdin)...),
 		Nodes:        append(extra.Nodes, inputs(o.nodes, stdin)...),
+		Computes:     inputs(o.computes, stdin),
+		Tolerations:  o.tolerations,
 		Exclude:      o.exclude,
 		NoPlacements: cmd != "resolve",
 	})

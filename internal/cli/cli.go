@@ -138,8 +138,16 @@ const flagsHelp = `Flags:
       --nodes PATH            the cluster's nodes, as kubectl get nodes -o yaml
                               prints them (repeatable; a file, a directory or -).
                               Each instance type, and each workload with resources
-                              of its own, must fit a schedulable, untainted node its
-                              effective nodeSelector matches.
+                              of its own, must fit a schedulable node its effective
+                              nodeSelector matches, whose taints it tolerates.
+      --computes PATH         the workspace's compute targets: compute files, or
+                              what az ml compute list -o json (or -o yaml) prints
+                              (repeatable). A workload on a compute that is not
+                              Kubernetes is skipped; a compute name not among them
+                              is a finding.
+      --tolerate KEY[=VALUE][:EFFECT]
+                              a toleration the fit check adds to those of Azure
+                              ML's pods (repeatable): sku=gpu:NoSchedule, dedicated
       --exclude GLOB          skip paths that match GLOB in directory walks
                               (repeatable): templates, charts/*, *.json
 `
@@ -154,14 +162,15 @@ var commandHelp = map[string]string{
 
 Checks every instance type (InstanceType, InstanceTypeList, or a List of them
 as kubectl get prints it) and every Azure ML Kubernetes workload found in PATHs:
-online deployments, command, sweep and pipeline jobs on a compute target. Files
-are read as kubectl reads them. Checked: the documented rules, strict decoding
-(unknown fields, duplicate keys, values kubectl would send as another type), the
-extension's nodeSelector, and each workload against the catalog: the instance
-types of PATHs over those of --catalog. Documents that are not these (managed or
-batch deployments, serverless jobs, components, other Kubernetes objects, Helm
-templates) are skipped, and the summary counts them; with -o json each is listed
-with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE,
+online and batch deployments, command, sweep, AutoML and pipeline jobs on a
+compute target. Files are read as kubectl reads them, Azure ML files as the az ml
+CLI v2 does. Checked: the documented rules, strict decoding (unknown fields,
+duplicate keys, values kubectl would send as another type), the extension's
+nodeSelector, and each workload against the catalog: the instance types of PATHs
+over those of --catalog. Documents that are not these (managed deployments,
+serverless and Spark jobs, components, GitHub workflows, other Kubernetes
+objects, Helm templates, workloads on a compute that is not Kubernetes) are
+skipped, and the summary counts them; with -o json each is listed with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE,
 followed by a summary on standard error.
 
 ` + flagsHelp + `
@@ -170,6 +179,8 @@ Examples:
   instancetype validate --catalog cluster.yaml --exclude 'templates' deploy/
   instancetype validate --node-selector pool=ml --node-selector zone=a manifests/
   instancetype validate --nodes nodes.yaml instance_types.yaml
+  az ml compute list -o json > computes.json
+  instancetype validate --computes computes.json --nodes nodes.yaml jobs/
   kubectl get instancetypes -o yaml | instancetype validate -o json -
 ` + exitHelp,
 	"resolve": `Usage: instancetype resolve [flags] PATH...
@@ -177,8 +188,9 @@ Examples:
 For each deployment and job found in PATHs, prints the instance type it gets
 (defaultinstancetype when it names none), the node selector its pods carry (the
 extension's merged with the instance type's), its effective requests and limits
-(a deployment's own limits completed from its instance type's), and whether the
-placement holds: STATUS unresolved, and "resolved": false in JSON, when a
+(a deployment's own limits completed from its instance type's), the compute it
+runs on ("(type unknown)" when neither --computes nor a compute file among PATHs
+says it is Kubernetes), and whether the placement holds: STATUS unresolved, and "resolved": false in JSON, when a
 finding stands against it. With --nodes, NODES is how many nodes it can land
 on. Findings are reported as by validate.
 

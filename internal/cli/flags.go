@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/validate"
 )
@@ -18,6 +19,8 @@ type options struct {
 	strictSubset bool
 	catalog      []string
 	nodes        []string
+	computes     []string
+	tolerations  []fit.Toleration
 	exclude      []string
 	paths        []string
 }
@@ -34,7 +37,7 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 // cluster itself (Program.Inputs), so that --catalog and --nodes need no PATH.
 func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), cluster bool) (options, error) {
 	var o options
-	var sel, catalog, nodes, exclude repeated
+	var sel, catalog, nodes, computes, tolerate, exclude repeated
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.output, "o", "text", "")
@@ -43,6 +46,8 @@ func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), clu
 	fs.BoolVar(&o.strictSubset, "strict-subset", false, "")
 	fs.Var(&catalog, "catalog", "")
 	fs.Var(&nodes, "nodes", "")
+	fs.Var(&computes, "computes", "")
+	fs.Var(&tolerate, "tolerate", "")
 	fs.Var(&exclude, "exclude", "")
 	if more != nil {
 		more(cmd, fs)
@@ -78,7 +83,14 @@ func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), clu
 			return o, fmt.Errorf("invalid --exclude %q: %w", pat, err)
 		}
 	}
-	o.catalog, o.nodes, o.exclude = catalog, nodes, exclude
+	for _, t := range tolerate {
+		tol, err := fit.ParseToleration(t)
+		if err != nil {
+			return o, fmt.Errorf("invalid --tolerate %q: %w", t, err)
+		}
+		o.tolerations = append(o.tolerations, tol)
+	}
+	o.catalog, o.nodes, o.computes, o.exclude = catalog, nodes, computes, exclude
 	if (len(o.catalog) > 0 || len(o.nodes) > 0) && len(o.paths) == 0 && cmd != "list" && !cluster {
 		return o, errors.New("--catalog and --nodes describe the cluster; give the PATHs to check too")
 	}

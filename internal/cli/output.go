@@ -15,6 +15,7 @@ import (
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/lint"
+	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
@@ -64,6 +65,11 @@ type (
 		Resources    jsonResources     `json:"resources"`
 		Resolved     bool              `json:"resolved"`
 		Fits         *int              `json:"fits,omitempty"`
+		// Compute is the compute target's name, "" when the workload names none;
+		// ComputeType is "kubernetes" when the computes given say so, and absent when its
+		// type is not known.
+		Compute     string `json:"compute"`
+		ComputeType string `json:"computeType,omitempty"`
 	}
 	jsonInstanceType struct {
 		Name         string            `json:"name"`
@@ -108,7 +114,7 @@ func (w writer) json(r *lint.Report) error {
 				File: p.File, Line: p.Line, Kind: string(p.DocumentKind), Name: p.Name,
 				InstanceType: p.InstanceType, NodeSelector: nonNil(p.NodeSelector()),
 				Resources: jsonResources{Requests: canonical(p.Requests()), Limits: canonical(p.Limits())},
-				Resolved:  p.Resolved,
+				Resolved:  p.Resolved, Compute: p.Compute, ComputeType: p.ComputeType,
 			})
 			if r.Nodes > 0 && p.Fit != nil {
 				n := p.Fit.Fits
@@ -294,11 +300,18 @@ func (w writer) placementTable(r *lint.Report) error {
 	if r.Nodes > 0 {
 		nodes = "\tNODES"
 	}
-	fmt.Fprintln(tw, "WORKLOAD\tKIND\tNAME\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS\tSTATUS"+nodes)
+	fmt.Fprintln(tw, "WORKLOAD\tKIND\tNAME\tCOMPUTE\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS\tSTATUS"+nodes)
 	for _, p := range r.Placements {
 		kind := "deployment"
-		if p.Kind == resolve.Job {
+		switch {
+		case p.DocumentKind == manifest.KindBatchDeployment:
+			kind = "batch"
+		case p.Kind == resolve.Job:
 			kind = "job"
+		}
+		compute := escape(p.Compute)
+		if p.Compute != "" && p.ComputeType == "" {
+			compute += " (type unknown)"
 		}
 		name := p.Name
 		if p.Path != nil && name == "" {
@@ -315,8 +328,8 @@ func (w writer) placementTable(r *lint.Report) error {
 				fits = "\t" + strconv.Itoa(p.Fit.Fits) + "/" + strconv.Itoa(r.Nodes)
 			}
 		}
-		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n",
-			escape(p.File), p.Line, kind, dash(escape(name)), dash(escape(p.InstanceType)),
+		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n",
+			escape(p.File), p.Line, kind, dash(escape(name)), dash(compute), dash(escape(p.InstanceType)),
 			pairs(p.NodeSelector()), resourcePairs(p.Requests()), resourcePairs(p.Limits()), status, fits)
 	}
 	return tw.Flush()

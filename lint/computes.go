@@ -1,0 +1,208 @@
+package lint
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/textdist"
+	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/resolve"
+)
+
+// computeDef is a compute target the inputs or Options.Computes describe, with its place.
+type computeDef struct {
+	c    manifest.Compute
+	file string
+	line int
+}
+
+// computeSet is what a run knows of the workspace's compute targets: those of
+// Options.Computes and of the compute files among the inputs, by name (compared as Azure
+// compares resource names, ignoring case; of two of one name the last given is kept).
+type computeSet struct {
+	byName map[string]computeDef
+	given  bool // Options.Computes was given: a name it lacks is a finding
+}
+
+func (s *computeSet) add(d computeDef) {
+	if d.c.Name == "" {
+		return
+	}
+	if s.byName == nil {
+		s.byName = map[string]computeDef{}
+	}
+	s.byName[strings.ToLower(d.c.Name)] = d
+}
+
+// readComputes reads Options.Computes: compute files, or what az ml compute list -o json
+// or -o yaml prints. Problems reading them are findings; a file that holds no compute
+// target is one too, as it is surely not what was meant.
+func readComputes(srcs []source, set *computeSet) []Finding {
+	var findings []Finding
+	for _, s := range srcs {
+		data, err := s.read()
+		if err != nil {
+			findings = append(findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+			continue
+		}
+		n := 0
+		f := manifest.Scan(s.name, data, func(d *manifest.Document) {
+			findings = append(findings, d.Locate(d.Errors)...)
+			for _, c := range d.Computes {
+				set.add(computeDef{c: c.Object, file: s.name, line: c.Line})
+				n++
+			}
+		})
+		findings = append(findings, f.Errors...)
+		if n == 0 && !unreadable(f.Errors) {
+			findings = append(findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile,
+				"holds no Azure ML compute target: --computes takes compute files, or what az ml compute list -o json (or -o yaml) prints"))
+		}
+	}
+	return findings
+}
+
+// computeOf is what a run knows of a workload's compute target.
+type computeOf struct {
+	name     string // the compute's name, "" when the workload names none (or an expression)
+	def      *computeDef
+	missing  bool // Options.Computes was given and lacks it
+	rg, ws   string
+	notKnown bool // the workload names a compute whose type is not known
+}
+
+// lookup tells what the run knows of the compute that w names.
+func (s *computeSet) lookup(w *resolve.Workload) computeOf {
+	ref := manifest.ParseCompute(w.Compute)
+	if ref.Name == "" {
+		return computeOf{notKnown: ref.Expression}
+	}
+	c := computeOf{name: ref.Name, rg: ref.ResourceGroup, ws: ref.Workspace}
+	if d, ok := s.byName[strings.ToLower(ref.Name)]; ok {
+		c.def, c.name = &d, d.c.Name
+		c.rg, c.ws = cmpOr(d.c.ResourceGroup, c.rg), cmpOr(d.c.Workspace, c.ws)
+		return c
+	}
+	c.notKnown, c.missing = true, s.given
+	return c
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// tolerations are the tolerations of a workload on the compute c: Azure ML's for its
+// workload pods (fit.Workload), then the caller's.
+func (c computeOf) tolerations(extra []fit.Toleration) []fit.Toleration {
+	return append(fit.Workload(c.rg, c.ws, c.name), extra...)
+}
+
+// notFound is the finding of a compute name that Options.Computes lacks, at path, with
+// the names nearest it.
+func (s *computeSet) notFound(name string, path *field.Path) *field.Error {
+	names := make([]string, 0, len(s.byName))
+	for _, d := range s.byName {
+		names = append(names, d.c.Name)
+	}
+	slices.Sort(names)
+	detail := "not among the compute targets given (--computes)"
+	if near := nearestNames(name, names); len(near) > 0 {
+		detail += "; did you mean " + quoteList(near, " or ") + "?"
+	} else if len(names) > 0 {
+		detail += "; they are " + quoteList(names[:min(len(names), 10)], " and ")
+		if len(names) > 10 {
+			detail += " and " + strconv.Itoa(len(names)-10) + " more"
+		}
+	}
+	e := field.NotFound(path, clip.String(name))
+	e.Detail = detail
+	e.Origin = "compute-not-found"
+	return e
+}
+
+// nearestNames returns the names within a small edit distance of name (or equal to it but
+// for case), nearest first, at most three.
+func nearestNames(name string, names []string) []string {
+	limit := min(3, max(1, len(name)/3))
+	type near struct {
+		n string
+		d int
+	}
+	var ns []near
+	for _, n := range names {
+		if d := textdist.Distance(name, n, limit); d <= limit {
+			ns = append(ns, near{n, d})
+		}
+	}
+	slices.SortStableFunc(ns, func(a, b near) int { return a.d - b.d })
+	var out []string
+	for _, n := range ns[:min(len(ns), 3)] {
+		out = append(out, n.n)
+	}
+	return out
+}
+
+// quoteList renders names quoted, as "a", "b" and "c" (with last as the last separator).
+func quoteList(names []string, last string) string {
+	var b strings.Builder
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			b.WriteString(last)
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(clip.Quote(n))
+	}
+	return b.String()
+}
+
+// skipReason says why a workload on a compute target known not to be Kubernetes is not
+// checked.
+func skipReason(p *pending, d *computeDef) string {
+	typ := article(d.c.Type)
+	if strings.HasPrefix(d.c.Type, "***") {
+		typ = "of a type azure-ai-ml does not support"
+	}
+	return workloadWords(p) + " runs on compute " + clip.Quote(d.c.Name) + ", " + typ + " (" + d.file + ":" + strconv.Itoa(d.line) +
+		"), not a Kubernetes compute: no instance type applies"
+}
+
+// workloadWords names a workload for a message: "a command job", "pipeline step
+// jobs.train".
+func workloadWords(p *pending) string {
+	if p.path != nil {
+		if p.kind == manifest.KindPipelineJob {
+			return "pipeline step " + p.path.String()
+		}
+		return p.path.String()
+	}
+	switch p.kind {
+	case manifest.KindJob:
+		return "a command job"
+	case manifest.KindSweepJob:
+		return "a sweep job"
+	case manifest.KindAutoMLJob:
+		return "an AutoML job"
+	case manifest.KindBatchDeployment:
+		return "a batch deployment"
+	}
+	return article(string(p.kind))
+}
+
+// article returns s after "a" or "an".
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeioAEIO", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}

@@ -1,0 +1,259 @@
+package manifest_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/manifest"
+)
+
+// amlReference is what azure-ai-ml 1.34 (the SDK under the az ml CLI v2; Debian's
+// python3-azure) read from each file of cmd/instancetype/testdata/aml, with load_job,
+// load_online_deployment, load_model_batch_deployment or load_compute: the compute it
+// names (as loaded: azure-ai-ml keeps an ARM id whole, and takes its last segment when it
+// submits the job), the instance type, the resources, and, when it refused the file, the
+// words of its error. Recorded by hand from a run of those loaders on copies of the files
+// (with the local directories they name created, as azure-ai-ml checks that they exist).
+//
+// The test holds Parse to the same reading: the same compute (by name), instance type and
+// resources for each workload, and a finding of the rule named wherever azure-ai-ml
+// refused the file for a reason this package checks.
+var amlReference = []struct {
+	file string
+	// What azure-ai-ml read: its class, the compute and instance type, and resources.
+	class, compute, instanceType string
+	requests, limits             map[string]string // azure-ai-ml's names: cpu, memory, gpu
+	// refused is a substring of azure-ai-ml's error, "" when it loaded the file.
+	refused string
+	// What Parse makes of it: the kind of its document, or why it is skipped; the Origin
+	// of the finding that matches azure-ai-ml's refusal.
+	kind   manifest.Kind
+	skip   string
+	origin string
+}{
+	{file: "computes/gpu-k8s.yml", class: "KubernetesCompute", kind: manifest.KindCompute},
+	{file: "computes/batch-cluster.yml", class: "AmlCompute", kind: manifest.KindCompute},
+	{file: "jobs/train-k8s.yml", class: "Command", compute: "k8s-compute", instanceType: "gpu-a100", kind: manifest.KindJob},
+	{file: "jobs/train-gpu-k8s.yml", class: "Command", compute: "gpu-k8s", instanceType: "gpu-a100", kind: manifest.KindJob},
+	{file: "jobs/train-cpu-cluster.yml", class: "Command", compute: "cpu-cluster", kind: manifest.KindJob},
+	{file: "jobs/train-serverless.yml", class: "Command", compute: "serverless", instanceType: "Standard_E4s_v3", skip: "a serverless job"},
+	{file: "jobs/train-arm-id.yml", class: "Command", compute: "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/ml-rg/providers/Microsoft.MachineLearningServices/workspaces/ml-ws/computes/k8s-compute",
+		instanceType: "cpu-small", kind: manifest.KindJob},
+	{file: "jobs/train-typo.yml", class: "Command", compute: "k8s-compte", instanceType: "cpu-small", kind: manifest.KindJob},
+	{file: "jobs/spark.yml", class: "Spark", instanceType: "standard_e4s_v3", skip: "a Spark job"},
+	{file: "jobs/automl.yml", class: "ClassificationJob", compute: "k8s-compute", instanceType: "cpu-small", kind: manifest.KindAutoMLJob},
+	{file: "jobs/legacy-compute.yml", refused: "passed is not in set ['local']", kind: manifest.KindJob, origin: "legacy-compute-form"},
+	{file: "pipelines/serverless.yml", class: "PipelineJob", compute: "k8s-compute", instanceType: "gpu-a100", kind: manifest.KindPipelineJob}, // step prep: serverless
+	{file: "pipelines/spark.yml", class: "PipelineJob", compute: "k8s-compute", instanceType: "cpu-small", kind: manifest.KindPipelineJob},     // step wrangle: Spark
+	{file: "pipelines/prompt.yml", class: "PipelineJob", compute: "k8s-compute", instanceType: "gpu-a10", kind: manifest.KindPipelineJob},
+	{file: "deployments/k8s-gpu.yml", class: "KubernetesOnlineDeployment", instanceType: "gpu-a100",
+		requests: map[string]string{"cpu": "4", "memory": "32Gi"}, limits: map[string]string{"cpu": "8", "memory": "64Gi", "gpu": "1"}, kind: manifest.KindDeployment},
+	{file: "deployments/k8s-numbers.yml", refused: "Not a valid string", kind: manifest.KindDeployment, origin: "azureml-resource-type"},
+	{file: "deployments/k8s-both-gpu.yml", class: "KubernetesOnlineDeployment", instanceType: "gpu-a100",
+		requests: map[string]string{"cpu": "4", "memory": "32Gi"}, limits: map[string]string{"cpu": "8", "memory": "64Gi", "gpu": "2"}, kind: manifest.KindDeployment, origin: "gpu-given-twice"},
+	{file: "deployments/k8s-amd.yml", refused: "Unknown field", kind: manifest.KindDeployment, origin: "azureml-resource-name"},
+	{file: "batch/k8s-batch.yml", class: "ModelBatchDeployment", compute: "k8s-compute", instanceType: "cpu-small", kind: manifest.KindBatchDeployment},
+	{file: "batch/cluster-batch.yml", class: "ModelBatchDeployment", compute: "batch-cluster", kind: manifest.KindBatchDeployment},
+	// load_job refuses a workflow: command and environment missing, on (true) and jobs unknown.
+	{file: "github/workflows/deploy.yml", refused: "Unknown field", skip: "a GitHub Actions workflow"},
+}
+
+func TestAgreesWithAzureAIML(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "instancetype", "testdata", "aml")
+	for _, ref := range amlReference {
+		data, err := os.ReadFile(filepath.Join(dir, ref.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := manifest.Parse(ref.file, data)
+		if ref.skip != "" {
+			if len(f.Documents) != 0 || len(f.Skipped) == 0 || !strings.Contains(f.Skipped[0].Reason, ref.skip) {
+				t.Errorf("%s: %d documents, skipped %v; want it skipped as %q", ref.file, len(f.Documents), f.Skipped, ref.skip)
+			}
+			continue
+		}
+		if len(f.Documents) != 1 || f.Documents[0].Kind != ref.kind {
+			t.Errorf("%s: %d documents (skipped %v); want one %s", ref.file, len(f.Documents), f.Skipped, ref.kind)
+			continue
+		}
+		var origins []string
+		for _, x := range f.Findings() {
+			if x.Err.Origin != "" {
+				origins = append(origins, x.Err.Origin)
+			}
+		}
+		if ref.origin != "" && !slices.Contains(origins, ref.origin) {
+			t.Errorf("%s: findings %v; want one of rule %s (azure-ai-ml: %q)", ref.file, messages(f.Findings()), ref.origin, ref.refused)
+		}
+		if ref.refused != "" {
+			continue // what it reads of a refused file is compared in TestAzureMLResources
+		}
+		d := f.Documents[0]
+		if ref.kind == manifest.KindCompute {
+			if len(d.Computes) != 1 {
+				t.Errorf("%s: %d computes; want 1", ref.file, len(d.Computes))
+			}
+			continue
+		}
+		// The workload azure-ai-ml reads: the last (a pipeline's steps are compared where
+		// they differ: serverless and Spark steps are skipped).
+		if len(d.Workloads) == 0 {
+			t.Errorf("%s: no workload", ref.file)
+			continue
+		}
+		w := d.Workloads[len(d.Workloads)-1].Object
+		if got, want := manifest.ParseCompute(w.Compute).Name, manifest.ParseCompute(ref.compute).Name; got != want {
+			t.Errorf("%s: compute %q (%q); azure-ai-ml: %q", ref.file, got, w.Compute, ref.compute)
+		}
+		if w.InstanceType != ref.instanceType {
+			t.Errorf("%s: instance type %q; azure-ai-ml: %q", ref.file, w.InstanceType, ref.instanceType)
+		}
+		if ref.requests != nil || ref.limits != nil {
+			if w.Resources == nil {
+				t.Errorf("%s: no resources", ref.file)
+				continue
+			}
+			if got := azureNames(w.Resources.Requests); !equalMaps(got, ref.requests) {
+				t.Errorf("%s: requests %v; azure-ai-ml: %v", ref.file, got, ref.requests)
+			}
+			if got := azureNames(w.Resources.Limits); !equalMaps(got, ref.limits) {
+				t.Errorf("%s: limits %v; azure-ai-ml: %v", ref.file, got, ref.limits)
+			}
+		}
+	}
+}
+
+// azureNames renders a resource list with azure-ai-ml's names: nvidia.com/gpu is gpu.
+func azureNames(l instancetype.ResourceList) map[string]string {
+	out := map[string]string{}
+	for name, a := range l {
+		if name == instancetype.ResourceNvidiaGPU {
+			name = "gpu"
+		}
+		out[string(name)] = a.String()
+	}
+	return out
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// A Kubernetes deployment's resources, as azure-ai-ml reads them (ResourceSettingsSchema:
+// cpu, memory and gpu, strings; nvidia.com/gpu renamed gpu before it is read, so that of
+// the two the one written last is in effect). Each case was loaded with
+// load_online_deployment: what it read, or its error.
+func TestAzureMLResources(t *testing.T) {
+	const head = "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json\nname: b\nendpoint_name: e\ninstance_type: gpu-small\nresources:\n"
+	for _, tt := range []struct {
+		resources string
+		limits    map[string]string // as read, with azure-ai-ml's names; nil: not compared
+		azure     string            // azure-ai-ml's error, "" when it read the file
+		origins   []string          // the findings' rules, in order
+		at        []string          // the findings' fields
+	}{
+		{"  limits: {cpu: \"2\", memory: 4Gi, nvidia.com/gpu: \"1\"}\n", map[string]string{"cpu": "2", "memory": "4Gi", "gpu": "1"}, "", nil, nil},
+		{"  limits: {cpu: \"2\", memory: 4Gi, gpu: \"1\"}\n", map[string]string{"cpu": "2", "memory": "4Gi", "gpu": "1"}, "", nil, nil},
+		{"  limits:\n    nvidia.com/gpu: \"1\"\n    gpu: \"2\"\n", map[string]string{"gpu": "2"}, "", []string{"gpu-given-twice"}, []string{"resources.limits[gpu]"}},
+		{"  limits:\n    gpu: \"2\"\n    nvidia.com/gpu: \"1\"\n", map[string]string{"gpu": "1"}, "", []string{"gpu-given-twice"}, []string{"resources.limits[nvidia.com/gpu]"}},
+		{"  requests: {cpu: 1}\n", nil, `"cpu": ["Not a valid string."]`, []string{"azureml-resource-type"}, []string{"resources.requests[cpu]"}},
+		{"  limits: {nvidia.com/gpu: 1}\n", nil, `"gpu": ["Not a valid string."]`, []string{"azureml-resource-type"}, []string{"resources.limits[nvidia.com/gpu]"}},
+		{"  limits: {amd.com/gpu: \"1\"}\n", nil, `"amd.com/gpu": ["Unknown field."]`, []string{"azureml-resource-name"}, []string{"resources.limits[amd.com/gpu]"}},
+		{"  requests: {cpus: \"1\"}\n", nil, `"cpus": ["Unknown field."]`, []string{"azureml-resource-name"}, []string{"resources.requests[cpus]"}},
+	} {
+		f := manifest.Parse("d.yaml", []byte(head+tt.resources))
+		d := oneDocument(t, f)
+		w := d.Workloads[0].Object
+		if tt.limits != nil {
+			if got := azureNames(w.Resources.Limits); !equalMaps(got, tt.limits) {
+				t.Errorf("resources %q: limits %v; azure-ai-ml read %v", tt.resources, got, tt.limits)
+			}
+		}
+		var origins, at []string
+		for _, x := range f.Findings() {
+			origins, at = append(origins, x.Err.Origin), append(at, x.Err.Field)
+		}
+		if !slices.Equal(origins, tt.origins) || !slices.Equal(at, tt.at) {
+			t.Errorf("resources %q: findings %v at %v%s; want %v at %v (azure-ai-ml: %s)", tt.resources, origins, at, messages(f.Findings()), tt.origins, tt.at, tt.azure)
+		}
+		// A finding of validation about gpu, which it knows as nvidia.com/gpu, is placed at
+		// the key as written.
+		if strings.Contains(tt.resources, " gpu:") {
+			if p := d.Position("resources.limits[nvidia.com/gpu]"); p.Line <= 5 {
+				t.Errorf("resources %q: nvidia.com/gpu placed at %v; want the gpu key's line", tt.resources, p)
+			}
+		}
+	}
+}
+
+var parseComputeTests = []struct {
+	in   string
+	want manifest.ComputeRef
+}{
+	{"", manifest.ComputeRef{}},
+	{"azureml:k8s-compute", manifest.ComputeRef{Name: "k8s-compute"}},
+	{"k8s-compute", manifest.ComputeRef{Name: "k8s-compute"}},
+	{"azureml:serverless", manifest.ComputeRef{Serverless: true}},
+	{"serverless", manifest.ComputeRef{Serverless: true}},
+	{"local", manifest.ComputeRef{Local: true}},
+	{"${{parent.inputs.compute}}", manifest.ComputeRef{Expression: true}},
+	{"azureml:/subscriptions/s/resourceGroups/ml-rg/providers/Microsoft.MachineLearningServices/workspaces/ml-ws/computes/k8s",
+		manifest.ComputeRef{Name: "k8s", ResourceGroup: "ml-rg", Workspace: "ml-ws"}},
+	{"azureml://subscriptions/s/resourcegroups/ml-rg/workspaces/ml-ws/computes/k8s", manifest.ComputeRef{Name: "k8s", ResourceGroup: "ml-rg", Workspace: "ml-ws"}},
+	{"/subscriptions/s/resourceGroups/rg/providers/Microsoft.MachineLearningServices/workspaces/ws/computes/c", manifest.ComputeRef{Name: "c", ResourceGroup: "rg", Workspace: "ws"}},
+	{"azureml:a/b", manifest.ComputeRef{Name: "b"}}, // as azure-ai-ml takes an id: its last segment
+}
+
+func TestParseCompute(t *testing.T) {
+	for _, tt := range parseComputeTests {
+		if got := manifest.ParseCompute(tt.in); got != tt.want {
+			t.Errorf("ParseCompute(%q) = %+v; want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// What az ml compute list -o json prints (generated from azure-ai-ml's entities, as the CLI
+// dumps them: _from_rest_object of the REST resources, then _to_dict), and the same in YAML
+// (-o yaml): each compute read with its name, type and the resource group and workspace of
+// its id, an AKS inference cluster the SDK does not support included.
+func TestComputeList(t *testing.T) {
+	for _, file := range []string{"../cmd/instancetype/testdata/aml/computes.json", "../cmd/instancetype/testdata/inputs/computes.yaml"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := manifest.Parse(file, data)
+		if fs := f.Findings(); len(fs) != 0 {
+			t.Errorf("%s: findings%s", file, messages(fs))
+		}
+		d := oneDocument(t, f)
+		var got []manifest.Compute
+		for _, c := range d.Computes {
+			got = append(got, c.Object)
+		}
+		want := []manifest.Compute{
+			{Name: "k8s-compute", Type: "kubernetes", ResourceGroup: "ml-rg", Workspace: "ml-ws"},
+			{Name: "cpu-cluster", Type: "amlcompute", ResourceGroup: "ml-rg", Workspace: "ml-ws"},
+			{Name: "dev-box", Type: "computeinstance", ResourceGroup: "ml-rg", Workspace: "ml-ws"},
+			{Name: "legacy-aks", Type: "*** unsupported compute type ***", ResourceGroup: "ml-rg", Workspace: "ml-ws"},
+		}
+		if d.Kind != manifest.KindComputeList || !slices.Equal(got, want) {
+			t.Errorf("%s: %s %+v; want %+v", file, d.Kind, got, want)
+		}
+		if !got[0].Kubernetes() || got[1].Kubernetes() {
+			t.Errorf("Kubernetes() wrong for %+v", got[:2])
+		}
+	}
+}
