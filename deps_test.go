@@ -2,9 +2,11 @@ package instancetypes_test
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -45,27 +47,60 @@ var mustNotDependOn = map[string][]string{
 	"fit":          {"validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
 }
 
+// listed is what one go list -test of the core packages says of them: for each, the import
+// paths it depends on, and those its tests add.
+type listed struct{ deps, testDeps map[string][]string }
+
+var (
+	listOnce sync.Once
+	list     listed
+	listErr  error
+)
+
+// goList runs go list -test once for all core packages: the package itself ("path"), and
+// its test variants ("path [path.test]", "path_test [path.test]", "path.test"), each with
+// its dependencies.
+func goList() (listed, error) {
+	listOnce.Do(func() {
+		args := []string{"list", "-test", "-f", "{{.ImportPath}}|{{join .Deps \" \"}}"}
+		for _, p := range corePackages {
+			args = append(args, "./"+p)
+		}
+		cmd := exec.Command("go", args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			listErr = fmt.Errorf("go %s: %v\n%s", strings.Join(cmd.Args[1:], " "), err, stderr.String())
+			return
+		}
+		list = listed{deps: map[string][]string{}, testDeps: map[string][]string{}}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			name, deps, _ := strings.Cut(line, "|")
+			// A package as compiled for a test reads "path [path.test]"; keep the path.
+			path, variant, _ := strings.Cut(name, " ")
+			path = strings.TrimSuffix(strings.TrimSuffix(path, ".test"), "_test")
+			fields := strings.Fields(deps)
+			if variant == "" && !strings.HasSuffix(name, ".test") && !strings.HasSuffix(name, "_test") {
+				list.deps[path] = append(fields, path)
+			}
+			list.testDeps[path] = append(list.testDeps[path], fields...)
+		}
+	})
+	return list, listErr
+}
+
 // goListDeps returns the import paths of pkg and of every package it depends on, its tests'
 // dependencies included when withTests is set.
 func goListDeps(t *testing.T, pkg string, withTests bool) []string {
 	t.Helper()
-	args := []string{"list", "-deps", "-f", "{{.ImportPath}}"}
-	if withTests {
-		args = append(args, "-test")
-	}
-	cmd := exec.Command("go", append(args, "./"+pkg)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	l, err := goList()
 	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(cmd.Args[1:], " "), err, stderr.String())
+		t.Fatal(err)
 	}
-	var deps []string
-	for _, line := range strings.Split(string(out), "\n") {
-		// A package as compiled for a test reads "path [path.test]"; keep the path.
-		if p, _, _ := strings.Cut(line, " "); p != "" {
-			deps = append(deps, p)
-		}
+	deps := l.deps[module+"/"+pkg]
+	if withTests {
+		deps = append(slices.Clone(deps), l.testDeps[module+"/"+pkg]...)
 	}
 	return deps
 }
