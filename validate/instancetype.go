@@ -6,6 +6,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // Options are the settings of the cluster that validation depends on.
@@ -35,12 +36,12 @@ type Options struct {
 // A valid instance type yields nil without allocating.
 func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts Options) field.ErrorList {
 	if it == nil {
-		return field.ErrorList{field.Required(fldPath, "an instance type is required")}
+		return field.ErrorList{field.Required(fldPath, "an instance type is required").WithOrigin(rules.R1)}
 	}
 	var errs field.ErrorList
 	errs = validateObjectMeta(&it.ObjectMeta, fldPath, errs)
 	sel := at{fldPath, pathSpecNodeSelector}
-	errs = validateLabels(it.Spec.NodeSelector, sel, errs)
+	errs = validateLabels(it.Spec.NodeSelector, sel, rules.R4, errs)
 	errs = validateExtensionSelector(it.Spec.NodeSelector, opts.NodeSelector, opts.StrictSubset, sel, errs)
 	errs = validateResources(&it.Spec.Resources, at{fldPath, pathSpecLimits}, at{fldPath, pathSpecRequests}, ownerInstanceType, errs)
 	return errs
@@ -52,9 +53,9 @@ func validateObjectMeta(m *metav1.ObjectMeta, root *field.Path, errs field.Error
 	switch {
 	case m.Name == "":
 		errs = append(errs, field.Required(at{root, pathMetadataName}.path(),
-			"every instance type needs a name, which workloads write in instance_type"))
+			"every instance type needs a name, which workloads write in instance_type").WithOrigin(rules.R1))
 	case !validObjectName(m.Name):
-		errs = append(errs, field.Invalid(at{root, pathMetadataName}.path(), clip.String(m.Name), objectNameDetail(m.Name)))
+		errs = append(errs, field.Invalid(at{root, pathMetadataName}.path(), clip.String(m.Name), objectNameDetail(m.Name)).WithOrigin(rules.R1))
 	}
-	return validateLabels(m.Labels, at{root, pathMetadataLabels}, errs)
+	return validateLabels(m.Labels, at{root, pathMetadataLabels}, rules.Metadata, errs)
 }
