@@ -183,6 +183,9 @@ func TestRulesDocumented(t *testing.T) {
 		if r.Summary == "" || strings.HasSuffix(r.Summary, ".") || r.HelpURI() != lint.DocsBase+r.Doc {
 			t.Errorf("rule %s: summary %q, help %q", r.ID, r.Summary, r.HelpURI())
 		}
+		if !regexp.MustCompile(`^[A-Z][A-Za-z0-9]+$`).MatchString(r.Name) || strings.EqualFold(r.Name, r.ID) {
+			t.Errorf("rule %s: name %q; want Pascal case, unlike the id (SARIF)", r.ID, r.Name)
+		}
 		if seen[strings.ToLower(r.ID)] {
 			t.Errorf("rule %s registered twice", r.ID)
 		}
