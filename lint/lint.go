@@ -444,7 +444,7 @@ type fileResult struct {
 	// comments are the file's suppression comments; commentProblems the findings about
 	// them known once the file is read; suppressed the findings they and the Ignores
 	// suppressed.
-	comments        []comment
+	comments        *comments
 	commentProblems []Finding
 	suppressed      []Suppressed
 }

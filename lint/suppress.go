@@ -118,10 +118,21 @@ type comment struct {
 	used []int    // per id
 }
 
+// comments are the suppression comments of a file, indexed by the lines they apply to, so
+// that a finding is matched with those of its line and of its document alone, whatever
+// their number.
+type comments struct {
+	all    []comment
+	byLine map[int][]int // the comments that apply to one line (ScopeLine, ScopeNextLine)
+	// docs are the comments that apply to a document, sorted by first line: the ranges
+	// of two documents do not overlap, and those of one document are the same.
+	docs []int
+}
+
 // readComments returns the suppression comments of a file named name, and the findings
 // about them that do not depend on the file's findings: a comment that names no rule, or
-// one that does not exist.
-func readComments(name string, data []byte) ([]comment, []Finding) {
+// one that does not exist. It returns nil comments for a file without any.
+func readComments(name string, data []byte) (*comments, []Finding) {
 	var out []comment
 	var bad []Finding
 	for _, s := range manifest.Suppressions(data) {
@@ -144,7 +155,39 @@ func readComments(name string, data []byte) ([]comment, []Finding) {
 		c.used = make([]int, len(c.ids))
 		out = append(out, c)
 	}
-	return out, bad
+	if len(out) == 0 {
+		return nil, bad
+	}
+	cs := &comments{all: out, byLine: map[int][]int{}}
+	for i, c := range out {
+		if c.Scope == manifest.ScopeDocument {
+			cs.docs = append(cs.docs, i)
+		} else {
+			cs.byLine[c.From] = append(cs.byLine[c.From], i)
+		}
+	}
+	slices.SortStableFunc(cs.docs, func(a, b int) int { return cmp.Compare(out[a].From, out[b].From) })
+	return cs, bad
+}
+
+// covering calls fn with the comments that apply to line, those of the line first, until
+// fn returns false.
+func (cs *comments) covering(line int, fn func(c *comment) bool) {
+	if cs == nil {
+		return
+	}
+	for _, i := range cs.byLine[line] {
+		if !fn(&cs.all[i]) {
+			return
+		}
+	}
+	// The last document that starts at or before line, and every comment of it.
+	j, _ := slices.BinarySearchFunc(cs.docs, line+1, func(i, l int) int { return cmp.Compare(cs.all[i].From, l) })
+	for k := j - 1; k >= 0 && cs.all[cs.docs[k]].From == cs.all[cs.docs[j-1]].From; k-- {
+		if c := &cs.all[cs.docs[k]]; line <= c.To && !fn(c) {
+			return
+		}
+	}
 }
 
 func suppressionFinding(file string, pos manifest.Position, detail string) Finding {
@@ -162,8 +205,8 @@ type suppressor struct {
 // to *out: those a comment of cs suppresses (counted in the comment), then those an Ignore
 // does. Findings of rule suppression, and the count of findings left out, are suppressed
 // by Ignores only, and the count not at all.
-func (s suppressor) filter(fs []Finding, cs []comment, out *[]Suppressed) []Finding {
-	if len(s.ignores) == 0 && len(cs) == 0 {
+func (s suppressor) filter(fs []Finding, cs *comments, out *[]Suppressed) []Finding {
+	if len(s.ignores) == 0 && cs == nil {
 		return fs
 	}
 	kept := fs[:0:0]
@@ -175,16 +218,18 @@ findings:
 			continue
 		}
 		if rule != rules.Suppression {
-			for i := range cs {
-				c := &cs[i]
-				if f.Line < c.From || f.Line > c.To {
-					continue
-				}
+			var by *comment
+			cs.covering(f.Line, func(c *comment) bool {
 				if j := slices.Index(c.ids, rule); j >= 0 {
 					c.used[j]++
-					*out = append(*out, Suppressed{Finding: f, By: "comment on line " + strconv.Itoa(c.Line), InSource: true})
-					continue findings
+					by = c
+					return false
 				}
+				return true
+			})
+			if by != nil {
+				*out = append(*out, Suppressed{Finding: f, By: "comment on line " + strconv.Itoa(by.Line), InSource: true})
+				continue findings
 			}
 		}
 		for _, ig := range s.ignores {
@@ -199,9 +244,12 @@ findings:
 }
 
 // unused returns a finding for each rule of a comment of cs that suppressed nothing.
-func unused(file string, cs []comment) []Finding {
+func unused(file string, cs *comments) []Finding {
+	if cs == nil {
+		return nil
+	}
 	var out []Finding
-	for _, c := range cs {
+	for _, c := range cs.all {
 		for j, id := range c.ids {
 			if c.used[j] > 0 {
 				continue

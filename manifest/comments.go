@@ -74,17 +74,17 @@ func Suppressions(data []byte) []Suppression {
 		return nil
 	}
 	chunks := yamlChunks(text, func(int, string) {})
-	all := splitLines(text)
 	var out []Suppression
+	at := cursor{data: text, line: 1}
 	for i, c := range chunks {
 		if c.line >= 2 {
 			// The "---" line that ends the document before this one belongs to neither; a
 			// comment there applies to this one, as one on the first line of a file does.
-			if sep := all.line(c.line - 2); bytes.Contains(sep, []byte(IgnoreMarker)) {
+			if sep := at.lineAt(c.line - 1); bytes.Contains(sep, []byte(IgnoreMarker)) {
 				if _, hash := commentOf(sep, 0, nil, true); hash > 0 {
 					if rules, ok := ignoreRules(sep[hash+1:]); ok {
 						out = append(out, Suppression{Position: Position{Line: c.line - 1, Column: utf8.RuneCount(sep[:hash]) + 1},
-							Rules: rules, Scope: ScopeDocument, From: c.line, To: c.line + splitLines(c.data).count() - 1})
+							Rules: rules, Scope: ScopeDocument, From: c.line, To: c.line + countLines(c.data) - 1})
 					}
 				}
 			}
@@ -111,8 +111,10 @@ func chunkSuppressions(c chunk, chunks []chunk, next int) []Suppression {
 	var out []Suppression
 	var pendingNext []int // indexes in out of comments waiting for their next line
 	content := false      // a line of content has been met
-	for i := range lines.count() {
-		l, start := lines.line(i), lines.starts[i]
+	for i, next := 0, 0; i < lines.count(); i++ {
+		start := next
+		l := lines.from(start)
+		next = start + len(l) + 1
 		first, hash := commentOf(l, start, strs, parsed)
 		separator := i == 0 && isSeparatorLine(l)
 		onlyComment := first < 0 || first == hash || separator && (hash < 0 || onlySpace(l[3:hash]))
@@ -151,7 +153,7 @@ func chunkSuppressions(c chunk, chunks []chunk, next int) []Suppression {
 		for j := range out {
 			if next >= 0 {
 				n := chunks[next]
-				out[j].From, out[j].To = n.line, n.line+splitLines(n.data).count()-1
+				out[j].From, out[j].To = n.line, n.line+countLines(n.data)-1
 			} else {
 				out[j].From, out[j].To = out[j].Line, out[j].Line
 			}
@@ -174,34 +176,86 @@ func ignoreRules(text []byte) ([]string, bool) {
 	return strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' }), true
 }
 
-// textLines is a text cut into lines: where each starts.
+// textLines indexes the lines of a text (a final line feed ends the last line): where
+// every lineStride-th line starts, so that the index of a text of millions of empty lines
+// stays small; the start of any other line is found from the nearest one indexed.
 type textLines struct {
-	data   []byte
-	starts []int
+	data  []byte
+	every []int // the starts of lines 0, lineStride, 2*lineStride, ...
+	n     int
 }
 
-// splitLines cuts data into its lines. A final line feed ends the last line.
+const lineStride = 64
+
+// splitLines indexes the lines of data.
 func splitLines(data []byte) textLines {
-	t := textLines{data: data, starts: []int{0}}
-	for i, c := range data {
-		if c == '\n' && i+1 < len(data) {
-			t.starts = append(t.starts, i+1)
+	t := textLines{data: data, every: make([]int, 1, bytes.Count(data, []byte("\n"))/lineStride+1), n: 1}
+	for off := 0; ; {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 || off+i+1 == len(data) {
+			return t
 		}
+		off += i + 1
+		if t.n%lineStride == 0 {
+			t.every = append(t.every, off)
+		}
+		t.n++
 	}
-	return t
 }
 
-func (t textLines) count() int { return len(t.starts) }
+// countLines is the number of lines of data, as splitLines counts them.
+func countLines(data []byte) int {
+	n := 1 + bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] == '\n' {
+		n--
+	}
+	return n
+}
+
+func (t textLines) count() int { return t.n }
+
+// start is the offset of line i (from 0).
+func (t textLines) start(i int) int {
+	off := t.every[i/lineStride]
+	for k := i % lineStride; k > 0; k-- {
+		off += bytes.IndexByte(t.data[off:], '\n') + 1
+	}
+	return off
+}
+
+// from is the line that starts at offset off, without its line feed.
+func (t textLines) from(off int) []byte {
+	if end := bytes.IndexByte(t.data[off:], '\n'); end >= 0 {
+		return t.data[off : off+end]
+	}
+	return t.data[off:]
+}
 
 // line is line i (from 0), without its line feed.
-func (t textLines) line(i int) []byte {
-	end := len(t.data)
-	if i+1 < len(t.starts) {
-		end = t.starts[i+1] - 1
-	} else if end > t.starts[i] && t.data[end-1] == '\n' {
-		end--
+func (t textLines) line(i int) []byte { return t.from(t.start(i)) }
+
+// cursor finds lines of a text by number, in increasing order, in one pass.
+type cursor struct {
+	data []byte
+	off  int // where line starts
+	line int
+}
+
+// lineAt returns line n (from 1), which is not before the last one asked for.
+func (c *cursor) lineAt(n int) []byte {
+	for c.line < n {
+		i := bytes.IndexByte(c.data[c.off:], '\n')
+		if i < 0 {
+			return nil
+		}
+		c.off += i + 1
+		c.line++
 	}
-	return t.data[t.starts[i]:end]
+	l := c.data[c.off:]
+	if i := bytes.IndexByte(l, '\n'); i >= 0 {
+		l = l[:i]
+	}
+	return l
 }
 
 // isSeparatorLine reports a "---" line that begins a document (nothing after it but blanks
@@ -273,6 +327,9 @@ func inSpans(strs []span, off int) bool {
 // scalars, and block scalars with a "#" in them (a "#" there is content), sorted; and
 // whether the document could be parsed at all.
 func stringSpans(data []byte, lines textLines) ([]span, bool) {
+	if blankOrComments(data) {
+		return nil, true // nothing to parse (and the YAML reader is slow at blank lines)
+	}
 	if nodeBound(data) > MaxNodes {
 		return nil, false
 	}
@@ -286,13 +343,14 @@ func stringSpans(data []byte, lines textLines) ([]span, bool) {
 		if line < 1 || line > lines.count() {
 			return -1
 		}
-		l := lines.line(line - 1)
+		start := lines.start(line - 1)
+		l := lines.from(start)
 		i := 0
 		for ; col > 1 && i < len(l); col-- {
 			_, size := utf8.DecodeRune(l[i:])
 			i += size
 		}
-		return lines.starts[line-1] + i
+		return start + i
 	}
 	var walk func(n *yaml.Node, indent int)
 	walk = func(n *yaml.Node, indent int) {
@@ -371,7 +429,7 @@ func quotedSpan(data []byte, at int, double bool) (span, bool) {
 // the header that are blank or indented at least as its first line that is not blank, or
 // as the indentation indicator says.
 func blockSpan(lines textLines, header, at, indent int) (head, content span, ok bool) {
-	h := lines.line(header - 1)[at-lines.starts[header-1]:]
+	h := lines.from(at)
 	i := bytes.IndexAny(h, "|>")
 	if i < 0 {
 		return span{}, span{}, false
@@ -388,10 +446,12 @@ func blockSpan(lines textLines, header, at, indent int) (head, content span, ok 
 	if header >= lines.count() {
 		return head, span{}, true
 	}
-	from := lines.starts[header]
+	from := lines.start(header)
 	to := from
-	for i := header; i < lines.count(); i++ {
-		l := lines.line(i)
+	for i, start := header, from; i < lines.count(); i++ {
+		l := lines.from(start)
+		lineStart := start
+		start += len(l) + 1
 		ind := len(l) - len(bytes.TrimLeft(l, " "))
 		blank := onlySpace(l)
 		if !blank && n < 0 {
@@ -403,7 +463,7 @@ func blockSpan(lines textLines, header, at, indent int) (head, content span, ok 
 		if !blank && ind < n {
 			break
 		}
-		to = lines.starts[i] + len(l)
+		to = lineStart + len(l)
 	}
 	return head, span{from, to, false}, true
 }

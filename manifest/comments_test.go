@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -195,4 +196,23 @@ var suppressionSeeds = []string{
 	"k: &a \"v # instancetype:ignore R1\" # instancetype:ignore R2\nl: *a\n",
 	"\"key # instancetype:ignore R1\": 'value # instancetype:ignore R2'\n",
 	"a: |2\n    # instancetype:ignore R1\n  # instancetype:ignore R2\nb: 1\n",
+}
+
+// A file of millions of lines costs Suppressions a small index of them, not a word per
+// line; and a document of comments alone is not parsed.
+func TestSuppressionsOfManyLines(t *testing.T) {
+	const blank = 4 << 20
+	data := []byte("# instancetype:ignore R9\n" + strings.Repeat("\n", blank) + "---\na: 1 # instancetype:ignore R8\n")
+	var got []manifest.Suppression
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got = manifest.Suppressions(data)
+	runtime.ReadMemStats(&after)
+	want := fmt.Sprintf("1:1 document %d-%d R9\n%d:6 line %d-%d R8\n", blank+3, blank+3, blank+3, blank+3, blank+3)
+	if s := renderSuppressions(got); s != want {
+		t.Errorf("Suppressions = %q; want %q", s, want)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("Suppressions allocated %d bytes for a file of %d lines; want under 1 MiB", n, blank)
+	}
 }

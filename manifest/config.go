@@ -18,6 +18,8 @@ import (
 //	exclude: [templates, charts/*]
 //	ignore: [R10, R9=legacy/*]
 type Config struct {
+	// Catalog, Nodes, Exclude and Ignore are the items of the lists of those names (or
+	// the one value written without a list), in file order.
 	Catalog, Nodes, Exclude, Ignore []Setting
 	// NodeSelector are the pairs of nodeSelector, in file order, each with its Key.
 	NodeSelector []Setting
