@@ -310,7 +310,12 @@ func (r *run) finish() *Report {
 		rep.Skipped = append(rep.Skipped, f.skipped...)
 		later := r.later[f]
 		if fs, ok := others[f.name]; ok {
-			later = append(later, withoutRepeats(fs, f.findings, later)...)
+			// A finding of reading the file twice is one, kept or suppressed.
+			read := make([]Finding, 0, len(f.suppressed))
+			for _, s := range f.suppressed {
+				read = append(read, s.Finding)
+			}
+			later = append(later, withoutRepeats(fs, f.findings, later, read)...)
 			delete(others, f.name)
 		}
 		// Every finding of the file has met its comments: those that suppressed nothing

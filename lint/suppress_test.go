@@ -3,6 +3,7 @@ package lint_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -216,5 +217,22 @@ func TestParseIgnore(t *testing.T) {
 	_, err := lint.Run([]lint.Input{lint.Bytes("a.yaml", []byte("a: 1\n"))}, lint.Options{Ignore: []lint.Ignore{{Rule: "R99"}}})
 	if err == nil || !errors.Is(err, err) || !strings.Contains(err.Error(), "R99") {
 		t.Errorf("Run with an unknown rule: %v", err)
+	}
+}
+
+// A file given both as an input and as the cluster's catalog is read twice: a problem of
+// reading it, suppressed, is one suppressed finding.
+func TestSuppressionOfAFileReadTwice(t *testing.T) {
+	dir := t.TempDir()
+	p := dir + "/types.yaml"
+	if err := os.WriteFile(p, []byte("# instancetype:ignore syntax\na: [1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := lint.Run([]lint.Input{lint.Path(p)}, lint.Options{Catalog: []lint.Input{lint.Path(p)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 0 || r.SuppressedCount != 1 {
+		t.Errorf("findings %q, %d suppressed; want the syntax error once, suppressed", ruleFindings(r.Findings), r.SuppressedCount)
 	}
 }
