@@ -2,10 +2,8 @@ module github.com/amlarc-go/instancetypes/client
 
 go 1.26.0
 
-replace github.com/amlarc-go/instancetypes => ../
-
 require (
-	github.com/amlarc-go/instancetypes v0.0.0-00010101000000-000000000000
+	github.com/amlarc-go/instancetypes v0.1.0
 	github.com/prometheus/client_golang v1.24.0
 	github.com/spf13/pflag v1.0.10
 	golang.org/x/sync v0.22.0

@@ -85,7 +85,8 @@
 //
 // # Findings
 //
-// [Result.Errors] returns nothing for a demand that fits, else field.Invalid errors:
+// [Result.Errors] returns nothing for a demand that fits, else field.Invalid errors whose
+// Origin is the rule id "fit" (see package lint's Rules):
 //
 //	no node matches the selector, at the selector's path, with the nearest miss:
 //	  spec.nodeSelector: Invalid value: "accelerator=a100,agentpool=gpu": no node matches:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
@@ -41,7 +42,7 @@ func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.R
 	case r.Matching == 0:
 		b := append([]byte(nil), "no node matches: "...)
 		b = r.appendMiss(b)
-		return field.ErrorList{field.Invalid(selectorPath, r.selectorValue(), string(b))}
+		return field.ErrorList{field.Invalid(selectorPath, r.selectorValue(), string(b)).WithOrigin(rules.Fit)}
 	case r.Candidates == 0:
 		var b []byte
 		switch r.Matching {
@@ -70,7 +71,7 @@ func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.R
 		default:
 			b = append(b, "; none of them would fit either"...)
 		}
-		return field.ErrorList{field.Invalid(selectorPath, r.selectorValue(), string(b))}
+		return field.ErrorList{field.Invalid(selectorPath, r.selectorValue(), string(b)).WithOrigin(rules.Fit)}
 	}
 	var errs field.ErrorList
 	tightest := -1
@@ -97,7 +98,7 @@ func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.R
 			b = append(b, " allocatable"...)
 		}
 		b = r.appendExcludedSuffix(b)
-		errs = append(errs, field.Invalid(at(s.Resource), s.Request.String(), string(b)))
+		errs = append(errs, field.Invalid(at(s.Resource), s.Request.String(), string(b)).WithOrigin(rules.Fit))
 	}
 	if errs != nil || tightest < 0 {
 		return errs
@@ -121,7 +122,7 @@ func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.R
 	b = append(b, " allocatable at once, though each is on some"...)
 	b = r.appendExcludedSuffix(b)
 	s := r.Shortfalls[tightest]
-	return field.ErrorList{field.Invalid(at(s.Resource), s.Request.String(), string(b))}
+	return field.ErrorList{field.Invalid(at(s.Resource), s.Request.String(), string(b)).WithOrigin(rules.Fit)}
 }
 
 // selectorValue is the bad value of a selector finding: the selector as k=v,k=v, cut at

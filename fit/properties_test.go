@@ -10,6 +10,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
@@ -169,6 +170,9 @@ func checkAgreesWithNaive(t *rapid.T) {
 		}
 		if !ok {
 			t.Fatalf("finding at %s, neither the selector nor a request: %v", e.Field, e)
+		}
+		if r, ok := lint.LookupRule(e.Origin); !ok || r.ID != "fit" {
+			t.Fatalf("finding without the rule id fit (Origin %q): %v", e.Origin, e)
 		}
 	}
 }

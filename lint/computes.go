@@ -9,6 +9,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
@@ -124,7 +125,7 @@ func (s *computeSet) notFound(name string, path *field.Path) *field.Error {
 	}
 	e := field.NotFound(path, clip.String(name))
 	e.Detail = detail
-	e.Origin = "compute-not-found"
+	e.Origin = rules.ComputeNotFound
 	return e
 }
 

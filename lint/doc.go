@@ -6,6 +6,8 @@
 // file, line, column, field path, type and message; the documents skipped and why; what
 // each deployment and job gets (its [Placement]); and the catalog, with where each of its
 // instance types is defined. The command prints the report; a Go program can act on it.
+// [ReadConfig] reads the command's config file (.instancetype.yaml) into settings for
+// Options.
 //
 // What Run does, in order:
 //
@@ -55,7 +57,11 @@
 //     compute taints of its compute, the first two from the compute's ARM id when known),
 //     and Options.Tolerations; an instance type's, with no compute, the first two and
 //     Options.Tolerations. A placement that fits no node is not resolved.
-//  6. Sorts the findings, each file's capped at Options.MaxFindings (the first ones by
+//  6. Suppresses the findings that a suppression comment of their file, or an Ignore of
+//     Options.Ignore, names (see Ignore): they go to Report.Suppressed, not to the
+//     findings; a comment that suppresses nothing, or names an unknown rule, is a finding
+//     (rule suppression). Every finding carries the id of its rule (Rules).
+//  7. Sorts the findings, each file's capped at Options.MaxFindings (the first ones by
 //     line, and one more counting the rest, after all the others of the file), so that the
 //     report stays small whatever the input. The findings of reading a file as the
 //     cluster's instance types or nodes count towards its cap; a problem of reading a file

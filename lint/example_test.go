@@ -41,3 +41,70 @@ resources:
 	// blue.yaml:7: resources.limits[cpu]: Invalid value: "2": must be less than or equal to the cpu limit of instance type "cpu-small" (1)
 	// blue.yaml:1 blue on cpu-small, limits map[cpu:2 memory:2Gi], resolved false
 }
+
+// Suppress a finding where it is accepted, with a comment on its line, and a rule in some
+// paths, with an Ignore (--ignore R2=legacy/*): suppressed findings are listed apart, with
+// what suppressed each. Every finding carries its rule's id.
+func ExampleOptions_ignore() {
+	deployment := lint.Bytes("blue.yaml", []byte(`$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json
+name: blue
+endpoint_name: scoring
+instance_type: Standard_DS3_v2  # instancetype:ignore R6 -- moved to Kubernetes next sprint
+`))
+	legacy := lint.Bytes("legacy/types.yaml", []byte(`apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata: {name: old}
+spec:
+  resources:
+    requests: {cpu: "0", memory: 1Gi}
+    limits: {cpu: "1", memory: 2Gi}
+`))
+	ignore, err := lint.ParseIgnore("R2=legacy/*")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	report, err := lint.Run([]lint.Input{deployment, legacy}, lint.Options{Ignore: []lint.Ignore{ignore}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(report.Findings), "findings")
+	for _, s := range report.Suppressed {
+		fmt.Printf("%s:%d %s suppressed by %s\n", s.File, s.Line, s.Rule(), s.By)
+	}
+	// Output:
+	// 0 findings
+	// blue.yaml:4 R6 suppressed by comment on line 4
+	// legacy/types.yaml:6 R2 suppressed by Options.Ignore
+}
+
+// The rules, for a program that lists or links them.
+func ExampleRules() {
+	for _, r := range lint.Rules()[:3] {
+		fmt.Println(r.ID, r.Name, r.HelpURI())
+	}
+	r, _ := lint.LookupRule("duplicate-key")
+	fmt.Println(r.ID+":", r.Summary)
+	// Output:
+	// R1 InstanceTypeName https://github.com/amlarc-go/instancetypes/blob/main/docs/rules.md#r1
+	// R2 InstanceTypeCPUAndMemory https://github.com/amlarc-go/instancetypes/blob/main/docs/rules.md#r2
+	// R3 ExtendedResources https://github.com/amlarc-go/instancetypes/blob/main/docs/rules.md#r3
+	// duplicate-key: no key is written twice in one mapping, nor two merge keys
+}
+
+// Read the settings of a config file, as the command reads .instancetype.yaml: each
+// problem is a finding at its line, and the setting is left out.
+func ExampleParseConfig() {
+	c := lint.ParseConfig(".instancetype.yaml", []byte(`nodeSelector: {agentpool: cpupool}
+exclude: [charts]
+ignore: [R10=legacy/*, R99]
+`))
+	fmt.Println(c.NodeSelector, c.Exclude, c.Ignore[0].Rule, c.Ignore[0].Glob, c.Ignore[0].Source)
+	for _, f := range c.Findings {
+		fmt.Println(f.Rule(), f)
+	}
+	// Output:
+	// map[agentpool:cpupool] [charts] R10 legacy/* .instancetype.yaml:3
+	// config .instancetype.yaml:3: ignore[1]: Invalid value: "R99": unknown rule "R99" ('instancetype rules' lists the rules)
+}

@@ -279,6 +279,10 @@ func walk(fsys fs.FS, root string, exclude []string, file func(string), name fun
 		if e.IsDir() || !manifest.IsManifestName(e.Name()) {
 			return nil
 		}
+		if e.Name() == ConfigName {
+			skipped = append(skipped, Skip{File: name(p), Line: 1, Reason: "the config file of instancetype: settings, not manifests"})
+			return nil
+		}
 		mode := e.Type()
 		if mode&fs.ModeSymlink != 0 {
 			info, err := fs.Stat(fsys, p) // what the link names

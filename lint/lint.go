@@ -62,6 +62,13 @@ type Options struct {
 	// NoPlacements leaves Report.Placements empty, for a caller that wants the findings
 	// only: placements are kept in memory to the end of the run, one per workload.
 	NoPlacements bool
+	// Ignore suppresses the findings of rules, everywhere or in some files (see Ignore);
+	// suppression comments in the files suppress findings too. Suppressed findings are in
+	// Report.Suppressed, not in Report.Findings.
+	Ignore []Ignore
+	// ConfigFindings are the problems of the config file the options come from
+	// (Config.Findings), reported among the run's findings.
+	ConfigFindings []Finding
 }
 
 // Run checks the inputs as the instancetype command does and returns everything it found:
@@ -109,6 +116,7 @@ type run struct {
 	later map[*fileResult][]Finding
 	// pendingBytes is about the memory the workloads kept take (see maxPending).
 	pendingBytes atomic.Int64
+	supp         suppressor
 	report       *Report
 }
 
@@ -120,11 +128,21 @@ func start(inputs []Input, opts Options) (*run, error) {
 			return nil, &usageError{"bad --exclude pattern " + strconv.Quote(pat) + ": " + err.Error()}
 		}
 	}
+	var ignores []Ignore
+	for _, ig := range opts.Ignore {
+		parsed, err := ParseIgnore(ig.Rule + "=" + ig.Glob)
+		if err != nil {
+			return nil, &usageError{"bad ignore of " + strconv.Quote(ig.Rule) + ": " + err.Error()}
+		}
+		parsed.Source = ig.Source
+		ignores = append(ignores, parsed)
+	}
 	r := &run{
 		opts:   opts,
 		vopts:  validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: opts.StrictSubset},
 		limit:  cmp.Or(opts.MaxFindings, DefaultMaxFindings),
 		later:  map[*fileResult][]Finding{},
+		supp:   suppressor{ignores: ignores},
 		report: &Report{origins: map[string]Origin{}},
 	}
 	var err error
@@ -312,6 +330,7 @@ func (r *run) finish() *Report {
 	}
 	addOthers(r.computeFindings)
 	addOthers(r.walked)
+	addOthers(r.opts.ConfigFindings)
 	rep.Skipped = append(rep.Skipped, r.walkSkips...)
 	// A file a walk met but could not read (a dangling symlink) is one of the files, so
 	// that the summary's counts agree with its findings.
@@ -325,22 +344,37 @@ func (r *run) finish() *Report {
 			rep.Files++
 		}
 	}
+	var suppressed []Suppressed
 	for _, f := range r.files {
 		rep.Documents += f.documents
 		rep.Skipped = append(rep.Skipped, f.skipped...)
 		later := r.later[f]
 		if fs, ok := others[f.name]; ok {
-			later = append(later, withoutRepeats(fs, f.findings, later)...)
+			// A finding of reading the file twice is one, kept or suppressed.
+			read := make([]Finding, 0, len(f.suppressed))
+			for _, s := range f.suppressed {
+				read = append(read, s.Finding)
+			}
+			later = append(later, withoutRepeats(fs, f.findings, later, read)...)
 			delete(others, f.name)
 		}
+		// Every finding of the file has met its comments: those that suppressed nothing
+		// are known.
+		later = r.supp.filter(later, f.comments, &f.suppressed)
+		about := append(f.commentProblems, unused(f.name, f.comments)...)
+		later = append(later, r.supp.filter(about, nil, &f.suppressed)...)
+		suppressed = append(suppressed, f.suppressed...)
 		rep.Findings = append(rep.Findings, capped(f.name, f.findings, f.more, later, r.limit)...)
 	}
 	for _, file := range otherFiles {
 		if fs, ok := others[file]; ok {
+			fs = r.supp.filter(fs, nil, &suppressed)
 			rep.Findings = append(rep.Findings, capped(file, nil, 0, fs, r.limit)...)
 			delete(others, file)
 		}
 	}
+	rep.SuppressedCount = len(suppressed)
+	rep.Suppressed = sortSuppressed(suppressed, r.limit)
 	sortFindings(rep.Findings)
 	slices.SortStableFunc(rep.Skipped, func(a, b Skip) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
@@ -459,6 +493,12 @@ type fileResult struct {
 	again     bool
 	data      []byte
 	documents int
+	// comments are the file's suppression comments; commentProblems the findings about
+	// them known once the file is read; suppressed the findings they and the Ignores
+	// suppressed.
+	comments        *comments
+	commentProblems []Finding
+	suppressed      []Suppressed
 }
 
 // checkFile reads one file and checks what can be checked of it alone: decoding, and each
@@ -468,7 +508,7 @@ type fileResult struct {
 func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 	res := &fileResult{src: s, name: s.name}
 	if err != nil {
-		res.findings = []Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}
+		res.findings = r.supp.filter([]Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}, nil, &res.suppressed)
 		return res
 	}
 	if s.chart != "" {
@@ -476,7 +516,9 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 			" (under its templates/, beside its Chart.yaml): not a manifest until rendered (helm template)"}}
 		return res
 	}
+	res.comments, res.commentProblems = readComments(s.name, data)
 	keep := func(fs []Finding) {
+		fs = r.supp.filter(fs, res.comments, &res.suppressed)
 		manifest.SortFindings(fs)
 		room := len(fs)
 		if r.limit >= 0 {

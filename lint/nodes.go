@@ -7,6 +7,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/selector"
@@ -42,7 +43,7 @@ func readNodes(srcs []source) *nodeInputs {
 				namePath := n.Path.Child("metadata", "name")
 				pos := d.Position(namePath.String())
 				if prev, dup := seen[n.Object.Name]; dup && n.Object.Name != "" {
-					e := field.Duplicate(prev.path, n.Object.Name)
+					e := field.Duplicate(prev.path, n.Object.Name).WithOrigin(rules.Nodes)
 					e.Detail = "a node of this name is given again, at " + s.name + ":" + strconv.Itoa(pos.Line) + ", which is the one used"
 					ni.findings = append(ni.findings, Finding{File: prev.file, Position: prev.pos, Err: e})
 				}

@@ -22,6 +22,11 @@ type Report struct {
 	// Skipped are the documents and files not checked, each with why, sorted by file and
 	// line.
 	Skipped []Skip
+	// Suppressed are the findings suppression comments and Options.Ignore kept out of
+	// Findings, each with what suppressed it, sorted as Findings are: the first
+	// Options.MaxFindings of each file. SuppressedCount is how many there were in all.
+	Suppressed      []Suppressed
+	SuppressedCount int
 	// Placements are what each deployment and job gets, in the order of the inputs.
 	Placements []Placement
 	// Catalog is the catalog workloads were checked against: the built-in default, the

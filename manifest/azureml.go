@@ -8,6 +8,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // The resources of a Kubernetes online deployment are read as azure-ai-ml reads them
@@ -58,7 +59,7 @@ func (d *decoder) azureResourceList(n *yaml.Node) instancetype.ResourceList {
 				e := field.Duplicate(d.path.build(), key)
 				e.Detail = "gpu and nvidia.com/gpu are one resource (azure-ai-ml reads nvidia.com/gpu as gpu), also given on line " +
 					strconv.Itoa(gpuKey.Line+d.lines) + "; the last one is in effect: give it once"
-				e.Origin = "gpu-given-twice"
+				e.Origin = rules.GPUGivenTwice
 				d.addAt(k, e)
 			}
 			if gpuKey == nil {
@@ -84,7 +85,7 @@ func (d *decoder) azureResourceList(n *yaml.Node) instancetype.ResourceList {
 				e.Detail += "; did you mean " + strconv.Quote(s) + "?"
 			}
 			e.Detail += " (the Azure ML CLI refuses any other name in a deployment's resources: \"Unknown field\")"
-			e.Origin = "azureml-resource-name"
+			e.Origin = rules.AzureMLResourceName
 			d.addAt(k, e)
 			d.checkTree(v)
 		}
@@ -100,7 +101,7 @@ func (d *decoder) azureAmount(n *yaml.Node) instancetype.Amount {
 	if n.Kind == yaml.ScalarNode && (n.Tag == tagInt || n.Tag == tagFloat) && finite(n.Tag, n.Value) {
 		d.refused()
 		e := field.TypeInvalid(d.path.build(), clip.String(n.Value), "must be a string: the Azure ML CLI refuses a number in a deployment's resources (\"Not a valid string\"); quote it: "+clip.Quote(n.Value))
-		e.Origin = "azureml-resource-type"
+		e.Origin = rules.AzureMLResourceType
 		d.add(e)
 		return instancetype.ParseAmount(d.jsonText(n))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // decoder walks the node tree of one document, collecting findings and filling the
@@ -79,14 +80,14 @@ func (d *decoder) visit(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
 		if why, bad := d.refusedNodes[n]; bad {
 			if !d.reported[n] {
-				d.refuse(n, field.Invalid(d.path.build(), field.OmitValueType{}, why))
+				d.refuse(n, field.Invalid(d.path.build(), field.OmitValueType{}, why).WithOrigin(rules.KubectlRefuses))
 			}
 			return cycleNode
 		}
 		n = n.Alias
 	}
 	if why, bad := d.refusedNodes[n]; bad && !d.reported[n] {
-		d.refuse(n, field.Invalid(d.path.build(), badValue(n), why))
+		d.refuse(n, field.Invalid(d.path.build(), badValue(n), why).WithOrigin(rules.KubectlRefuses))
 	}
 	return n
 }
@@ -165,7 +166,7 @@ func (d *decoder) pos(n *yaml.Node) Position {
 func (d *decoder) unreported() {
 	for n, why := range d.refusedNodes {
 		if !d.reported[n] {
-			e := &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: why}
+			e := &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: why, Origin: rules.KubectlRefuses}
 			d.addTyped(n, e, SyntaxError)
 		}
 	}
@@ -276,7 +277,7 @@ func badValue(n *yaml.Node) any {
 // refused.
 func (d *decoder) wrongType(n *yaml.Node, want string) {
 	d.refused()
-	d.add(field.TypeInvalid(d.path.build(), badValue(n), "must be "+want+", not "+kindName(n)))
+	d.add(field.TypeInvalid(d.path.build(), badValue(n), "must be "+want+", not "+kindName(n)).WithOrigin(rules.WrongType))
 }
 
 // mapping checks that n is a mapping, reporting it otherwise. null is an empty mapping.
@@ -318,10 +319,10 @@ func (d *decoder) str(n *yaml.Node, nullIsWrong bool) string {
 		if d.lastRefused == n {
 			// visit has just reported that kubectl refuses the node (.inf): one finding
 			// for one mistake, saying how to fix it here.
-			d.lastRefusal.Type, d.lastRefusal.Detail = field.ErrorTypeTypeInvalid, detail
+			d.lastRefusal.Type, d.lastRefusal.Detail, d.lastRefusal.Origin = field.ErrorTypeTypeInvalid, detail, rules.WrongType
 			return ""
 		}
-		d.add(field.TypeInvalid(d.path.build(), clip.String(n.Value), detail))
+		d.add(field.TypeInvalid(d.path.build(), clip.String(n.Value), detail).WithOrigin(rules.WrongType))
 		return ""
 	}
 	d.wrongType(n, "a string")
@@ -422,14 +423,14 @@ func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 		if k.Kind != yaml.ScalarNode {
 			d.refusal = true
 			if d.quiet == 0 && d.once(k) {
-				d.addAt(k, field.TypeInvalid(d.path.build(), field.OmitValueType{}, "mapping keys must be strings, not "+kindName(k)+" (kubectl refuses such a key)"))
+				d.addAt(k, field.TypeInvalid(d.path.build(), field.OmitValueType{}, "mapping keys must be strings, not "+kindName(k)+" (kubectl refuses such a key)").WithOrigin(rules.KubectlRefuses))
 			}
 			continue
 		}
 		if k.Tag == tagMerge {
 			merges++
 			if merges == 2 && d.quiet == 0 && d.once(k) {
-				e := field.Duplicate(d.path.build(), "<<")
+				e := field.Duplicate(d.path.build(), "<<").WithOrigin(rules.DuplicateKey)
 				e.Detail = "a merge key (<<) set twice in this mapping, first on line " + strconv.Itoa(first["<<"].Line+d.lines) +
 					"; both apply, the later one winning: write one, <<: [*a, *b], where the earlier wins"
 				d.addAt(k, e)
@@ -454,7 +455,7 @@ func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 		if prev, dup := first[key]; dup {
 			if d.quiet == 0 && d.once(k) {
 				d.path.entry(key, keyed)
-				e := field.Duplicate(d.path.build(), clip.String(key))
+				e := field.Duplicate(d.path.build(), clip.String(key)).WithOrigin(rules.DuplicateKey)
 				d.path.pop()
 				e.Detail = "key set twice in this mapping, first on line " + strconv.Itoa(prev.Line+d.lines) + "; the last one is in effect"
 				d.addAt(k, e)
@@ -588,7 +589,7 @@ func (d *decoder) badMerge(v *yaml.Node) {
 		return
 	}
 	d.addAt(v, field.Invalid(d.path.build(), field.OmitValueType{},
-		"a merge key (<<) must refer to a mapping, or be a list of mappings (kubectl refuses anything else)"))
+		"a merge key (<<) must refer to a mapping, or be a list of mappings (kubectl refuses anything else)").WithOrigin(rules.KubectlRefuses))
 }
 
 // keyOf returns the key string of a key node that pairs returned.
@@ -640,7 +641,7 @@ func (d *decoder) keyString(k *yaml.Node) (string, bool) {
 		if k.Tag != tagNull {
 			what = "a key beyond the range of a 64-bit integer"
 		}
-		d.addAt(k, field.Invalid(d.path.build(), clip.String(k.Value), what+": kubectl cannot make a JSON key of it"))
+		d.addAt(k, field.Invalid(d.path.build(), clip.String(k.Value), what+": kubectl cannot make a JSON key of it").WithOrigin(rules.KubectlRefuses))
 	}
 	return "", false
 }

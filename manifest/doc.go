@@ -130,6 +130,16 @@
 // parts.go: no anchors or aliases, items that start at one indentation); the trees are the
 // same, a property test and a fuzz target hold them so.
 //
+// # Rule ids, suppression comments and the config file
+//
+// Each finding of decoding carries the id of its class in its field.Error's Origin, which
+// [Finding.Rule] returns: syntax, unknown-field, duplicate-key, wrong-type,
+// kubectl-refuses (a value for which kubectl refuses the document), kind, legacy-form,
+// input-limit, unreadable, nodes (package lint lists every rule). [Suppressions] reads a
+// file's "# instancetype:ignore RULE" comments, as the YAML reader reads comments (a "#"
+// in a quoted or block scalar is text), each with the lines it applies to. [ParseConfig]
+// decodes the command's config file as strictly as a manifest, each setting with its place.
+//
 // # Memory
 //
 // A document's node tree lives while the document is decoded, and no longer: what a

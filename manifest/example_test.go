@@ -117,3 +117,19 @@ func ExampleParseCompute() {
 	// "k8s-compute" "ml-rg" "ml-ws" false
 	// "" "" "" true
 }
+
+// The suppression comments of a file, and what each applies to: a document, a line.
+func ExampleSuppressions() {
+	data := []byte(`# instancetype:ignore R10
+$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json
+name: blue
+description: "a # instancetype:ignore R1 in a string is text"
+instance_type: gpu   # instancetype:ignore R9, R6 -- until the pool grows
+`)
+	for _, s := range manifest.Suppressions(data) {
+		fmt.Printf("line %d: %v, for lines %d to %d\n", s.Line, s.Rules, s.From, s.To)
+	}
+	// Output:
+	// line 1: [R10], for lines 1 to 5
+	// line 5: [R9 R6], for lines 5 to 5
+}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // FindingType names a kind of finding that is not about the value of a field, for
@@ -28,6 +30,9 @@ const (
 	InputLimit FindingType = "InputLimit"
 	// TooManyFindings: the findings of a file beyond the most reported for one file, counted.
 	TooManyFindings FindingType = "TooManyFindings"
+	// SuppressionProblem: a suppression comment (see Suppressions) that names no rule, a
+	// rule that does not exist, or suppresses nothing.
+	SuppressionProblem FindingType = "Suppression"
 )
 
 // Finding is a problem at a place in a file.
@@ -43,6 +48,39 @@ type Finding struct {
 	// unknown field, an unreadable file); Err then carries its path and message, with a
 	// field.ErrorType that apierrors accepts.
 	Type FindingType
+}
+
+// Rule is the finding's rule id, which suppressions name and machine-readable output
+// carries: the Origin of its error when set (package validate and resolve set R1 to R10
+// and the ids of the checks the source document does not number, this package those of
+// its decoding problems, package fit "fit"), else the id of its Type (SyntaxError is
+// "syntax", UnknownField "unknown-field", InputLimit "input-limit", UnreadableFile
+// "unreadable", TooManyFindings "too-many-findings", SuppressionProblem "suppression"). Package
+// lint lists every id (lint.Rules).
+func (f Finding) Rule() string {
+	if f.Err.Origin != "" {
+		return f.Err.Origin
+	}
+	return typeRule(f.Type)
+}
+
+// typeRule is the rule id of a finding of type t, "" for none.
+func typeRule(t FindingType) string {
+	switch t {
+	case SyntaxError:
+		return rules.Syntax
+	case UnknownField:
+		return rules.UnknownField
+	case UnreadableFile:
+		return rules.Unreadable
+	case InputLimit:
+		return rules.InputLimit
+	case TooManyFindings:
+		return rules.TooManyFindings
+	case SuppressionProblem:
+		return rules.Suppression
+	}
+	return ""
 }
 
 // TypeName is the finding's type as machine-readable output names it: Type when set, else
@@ -93,7 +131,7 @@ func SortFindings(fs []Finding) {
 // field, such as a syntax error.
 func fileProblem(file string, pos Position, t FindingType, detail string) Finding {
 	return Finding{File: file, Position: pos, Type: t, Err: &field.Error{
-		Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: detail,
+		Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: detail, Origin: typeRule(t),
 	}}
 }
 

@@ -88,6 +88,9 @@ func checkFinding(t *testing.T, data []byte, x manifest.Finding) {
 	if x.Err.Field == "<nil>" {
 		t.Errorf("finding %q has the field <nil>; want \"\" for the document itself", x)
 	}
+	if _, ok := lint.LookupRule(x.Rule()); !ok {
+		t.Errorf("finding %q has no registered rule id (%q)", x, x.Rule())
+	}
 }
 
 // TestSyntaxErrorLineOfScannerProblems is the regression test of a bug FuzzParse found:

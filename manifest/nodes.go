@@ -9,6 +9,7 @@ import (
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
@@ -35,7 +36,7 @@ func (d *decoder) node(n *yaml.Node) fit.Node {
 	if n.Kind == yaml.MappingNode && !sawAllocatable {
 		d.path.field("status")
 		d.path.field("allocatable")
-		d.add(field.Required(d.path.build(), "a node without status.allocatable offers nothing to pods: give the nodes as kubectl get nodes -o yaml prints them"))
+		d.add(field.Required(d.path.build(), "a node without status.allocatable offers nothing to pods: give the nodes as kubectl get nodes -o yaml prints them").WithOrigin(rules.Nodes))
 		d.path.pop()
 		d.path.pop()
 	}
@@ -128,7 +129,7 @@ func (d *decoder) nodeStatus(n *yaml.Node, nd *fit.Node) bool {
 				}
 				nd.Allocatable[instancetype.ResourceName(name)] = q
 			case a.IsSet() && d.refusals == before:
-				d.add(field.Invalid(d.path.build(), clip.String(a.String()), "not a quantity: "+quantityProblem(err)))
+				d.add(field.Invalid(d.path.build(), clip.String(a.String()), "not a quantity: "+quantityProblem(err)).WithOrigin(rules.Nodes))
 			}
 		})
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
@@ -118,7 +119,7 @@ func (d *decoder) unknown(key string, known []string, k *yaml.Node) {
 	} else {
 		detail += "; known fields: " + strings.Join(known, ", ")
 	}
-	d.addTyped(k, field.Forbidden(d.path.build(), detail), UnknownField)
+	d.addTyped(k, field.Forbidden(d.path.build(), detail).WithOrigin(rules.UnknownField), UnknownField)
 }
 
 // closestField returns the known field key most likely meant: equal but for case, or the
@@ -157,9 +158,9 @@ func (d *decoder) typeMeta(n *yaml.Node, kind string, optional bool) {
 		k, v := lookup(n, name, &budget)
 		switch {
 		case k == nil && required:
-			d.add(field.Required(d.path.build(), "must be "+want))
+			d.add(field.Required(d.path.build(), "must be "+want).WithOrigin(rules.Kind))
 		case k != nil && v.Kind == yaml.ScalarNode && v.Tag == tagStr && v.Value != want:
-			d.add(field.NotSupported(d.path.build(), v.Value, []string{want}))
+			d.add(field.NotSupported(d.path.build(), v.Value, []string{want}).WithOrigin(rules.Kind))
 		}
 	}
 	check("apiVersion", instancetype.APIVersion, !optional)
@@ -298,7 +299,7 @@ func (d *decoder) viaJSON(key string, v *yaml.Node, into any) {
 	}
 	if err != nil {
 		d.refused()
-		d.add(field.Invalid(d.path.build(), badValue(v), jsonProblem(err)))
+		d.add(field.Invalid(d.path.build(), badValue(v), jsonProblem(err)).WithOrigin(rules.WrongType))
 	}
 }
 
@@ -387,7 +388,7 @@ func (d *decoder) list(n *yaml.Node, item func(it *instancetype.InstanceType, ip
 	})
 	if !sawItems {
 		d.path.field("items")
-		d.add(field.Required(d.path.build(), "a list of instance types"))
+		d.add(field.Required(d.path.build(), "a list of instance types").WithOrigin(rules.Kind))
 		d.path.pop()
 	}
 }

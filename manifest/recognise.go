@@ -41,9 +41,9 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 		return KindInstanceTypeList, "", nil
 	case strings.HasPrefix(apiVersion, instancetype.GroupName+"/"):
 		if !hasKind {
-			return "", "", field.Required(field.NewPath("kind"), "an "+instancetype.GroupName+" document must be an InstanceType or an InstanceTypeList")
+			return "", "", field.Required(field.NewPath("kind"), "an "+instancetype.GroupName+" document must be an InstanceType or an InstanceTypeList").WithOrigin(rules.Kind)
 		}
-		return "", "", field.NotSupported(field.NewPath("kind"), kindName, []string{instancetype.Kind, instancetype.ListKind})
+		return "", "", field.NotSupported(field.NewPath("kind"), kindName, []string{instancetype.Kind, instancetype.ListKind}).WithOrigin(rules.Kind)
 	case kindName == "List" && apiVersion == "v1":
 		return KindList, "", nil
 	case kindName == "Node" && apiVersion == "v1":

@@ -6,6 +6,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/resolve"
 )
 
@@ -91,7 +92,7 @@ func (d *decoder) job(n *yaml.Node) *resolve.Workload {
 		if legacy.set && !current.refused && !legacy.refused && legacy.name != current.name {
 			d.addAt(legacy.key, field.Invalid(legacy.path, clip.String(legacy.name),
 				"ignored: resources.instance_type names "+clip.Quote(current.name)+", the instance type in effect; "+
-					"name it there only (compute.instance_type is the older form)"))
+					"name it there only (compute.instance_type is the older form)").WithOrigin(rules.LegacyForm))
 		}
 	case legacy.set:
 		w.InstanceType = legacy.name
@@ -117,7 +118,7 @@ func (d *decoder) legacyFinding(k *yaml.Node, p *field.Path, w *resolve.Workload
 	}
 	e := field.Invalid(p, field.OmitValueType{}, "the older form (compute: {target, instance_type}), which the Azure ML CLI v2 refuses "+
 		"(its compute is a string: \"Not a valid string\"); write "+today)
-	e.Origin = "legacy-compute-form"
+	e.Origin = rules.LegacyComputeForm
 	d.addAt(k, e)
 }
 
@@ -150,7 +151,7 @@ func (d *decoder) jobResources(n *yaml.Node) namedType {
 		case "instance_type":
 			it = d.instanceTypeField(k, v)
 		case "requests", "limits":
-			d.addTyped(k, field.Forbidden(d.path.build(), "unknown field \""+key+"\": a job gets its requests and limits from its instance type; set them in an InstanceType, or use an online deployment's resources"), UnknownField)
+			d.addTyped(k, field.Forbidden(d.path.build(), "unknown field \""+key+"\": a job gets its requests and limits from its instance type; set them in an InstanceType, or use an online deployment's resources").WithOrigin(rules.UnknownField), UnknownField)
 			d.checkTree(v)
 		default:
 			d.checkTree(v)
@@ -182,7 +183,7 @@ func (d *decoder) legacyCompute(n *yaml.Node, w *resolve.Workload) namedType {
 // is then refused, as wrongType does, with an example of the right shape.
 func (d *decoder) wrongShape(n *yaml.Node, want, example string) {
 	d.refused()
-	d.add(field.TypeInvalid(d.path.build(), badValue(n), "must be "+want+", not "+kindName(n)+" ("+example+")"))
+	d.add(field.TypeInvalid(d.path.build(), badValue(n), "must be "+want+", not "+kindName(n)+" ("+example+")").WithOrigin(rules.WrongType))
 }
 
 // pipeline decodes the pipeline job n: each step under jobs that names an instance type and

@@ -44,7 +44,7 @@ func Resolve(c *Catalog, w *Workload, fldPath *field.Path, opts Options) (Placem
 	var errs field.ErrorList
 	it, ok := c.Get(p.InstanceType)
 	if !ok {
-		e := field.NotFound(w.InstanceTypePath(fldPath), clip.String(p.InstanceType))
+		e := field.NotFound(w.InstanceTypePath(fldPath), clip.String(p.InstanceType)).WithOrigin(rules.R6)
 		e.Detail = c.orBuiltin().notFoundDetail(p.InstanceType)
 		errs = append(errs, e)
 	} else {
@@ -91,14 +91,14 @@ func (c *Catalog) Resolve(w *Workload, fldPath *field.Path, opts Options) (Place
 func conflictErrors(err error, name string, path *field.Path) field.ErrorList {
 	var ce *selector.ConflictError
 	if !errors.As(err, &ce) { // not expected from selector.Merge; report it whole
-		return field.ErrorList{field.Invalid(path, clip.String(name), clip.String(errString(err)))}
+		return field.ErrorList{field.Invalid(path, clip.String(name), clip.String(errString(err))).WithOrigin(rules.R7)}
 	}
 	errs := make(field.ErrorList, 0, len(ce.Conflicts))
 	for _, c := range ce.Conflicts {
 		errs = append(errs, field.Invalid(path, clip.String(name),
 			"instance type "+clip.Quote(name)+" sets "+clip.String(c.Key)+"="+clip.String(c.B)+
 				" but the extension's nodeSelector sets "+clip.String(c.Key)+"="+clip.String(c.A)+
-				"; no node can match both"))
+				"; no node can match both").WithOrigin(rules.R7))
 	}
 	return errs
 }
@@ -155,11 +155,11 @@ func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList
 			if tq, _ := tl.Quantity(); lq.Cmp(tq) > 0 {
 				errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), clip.String(l.String()),
 					"must be less than or equal to the "+clip.String(string(name))+" limit of instance type "+
-						clip.Quote(typeName)+" ("+clip.String(tl.String())+")"))
+						clip.Quote(typeName)+" ("+clip.String(tl.String())+")").WithOrigin(rules.R9))
 			}
 		case !tl.IsSet() && rules.Classify(name) == rules.Extended && lq.Sign() > 0:
 			errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), clip.String(l.String()),
-				"instance type "+clip.Quote(typeName)+" provides no "+clip.String(string(name))))
+				"instance type "+clip.Quote(typeName)+" provides no "+clip.String(string(name))).WithOrigin(rules.R9))
 		}
 	})
 	return errs
@@ -189,7 +189,7 @@ func checkRequests(errs field.ErrorList, p *Placement, w *Workload, root *field.
 			detail = "must be less than or equal to the " + clip.String(string(name)) + " limit of instance type " +
 				clip.Quote(p.InstanceType) + " (" + clip.String(limit.String()) + ")"
 		}
-		errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("requests").Key(string(name)), clip.String(r.String()), detail))
+		errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("requests").Key(string(name)), clip.String(r.String()), detail).WithOrigin(rules.R9))
 	})
 	return errs
 }

@@ -10,6 +10,12 @@
 // iteration. Map keys are part of paths (spec.nodeSelector[pool],
 // spec.resources.limits[nvidia.com/gpu]); no error is reported on a whole map.
 //
+// Each error carries the id of its rule in its Origin (apimachinery's field for where an
+// error was made, which messages and apierrors causes leave out): R1 to R10 as the tables
+// below say, and, for the checks the source document does not number, metadata (an
+// instance type's labels), request-above-limit and resource-name. Package lint lists
+// every id (lint.Rules), and suppressions name them.
+//
 // # Instance types
 //
 // [InstanceType] checks one instance type, [InstanceTypes] several given together (files,
@@ -21,7 +27,7 @@
 //	R1    name not a DNS-1123 subdomain, or > 253 bytes Invalid       metadata.name
 //	R1    name given again by a later instance type     Duplicate     metadata.name (of every one but the
 //	      (the last definition is the one in effect)                  last, which is in effect)
-//	      metadata: what the API server refuses in a cluster-scoped custom resource's
+//	meta  metadata: what the API server refuses in a cluster-scoped custom resource's
 //	      metadata (apimachinery's ValidateObjectMeta, which the tests compare with):
 //	      label key or value invalid                    Invalid       metadata.labels[KEY]
 //	      annotation key not a qualified name           Invalid       metadata.annotations[KEY]
@@ -37,12 +43,12 @@
 //	R2    ... written as ""                             Invalid       spec.resources.limits[memory] ...
 //	R2    ... not a quantity ("2Gx", "1e400")           Invalid       the same
 //	R2    ... zero or negative                          Invalid       the same
-//	      cpu or memory request above its limit         Invalid       spec.resources.requests[cpu|memory]
+//	RaL   cpu or memory request above its limit         Invalid       spec.resources.requests[cpu|memory]
 //	R3    extended resource not a whole number, or < 0  Invalid       spec.resources.limits[nvidia.com/gpu]
 //	R3    extended resource in requests                 Forbidden     spec.resources.requests[nvidia.com/gpu]
-//	      unqualified name other than cpu and memory    NotSupported  spec.resources.limits[cpus]
+//	RN    unqualified name other than cpu and memory    NotSupported  spec.resources.limits[cpus]
 //	      ("cpus", "gpu", "mem", "CPU"; with a did-you-mean)
-//	      qualified name that is no extended resource   Invalid       spec.resources.limits[Nvidia.com/gpu]
+//	RN    qualified name that is no extended resource   Invalid       spec.resources.limits[Nvidia.com/gpu]
 //	      (not a qualified name, kubernetes.io domain,
 //	      "requests." prefix)
 //	R4    nodeSelector key or value not a valid label   Invalid       spec.nodeSelector[KEY]
@@ -53,6 +59,8 @@
 // on a cluster-scoped object), generation, managed fields, uid and timestamps; nor is a
 // resourceVersion (refused when a new object is stored, required on an update: validation
 // cannot tell which, and kubectl get -o yaml prints one).
+//
+// (meta is the rule id metadata, RaL request-above-limit, RN resource-name.)
 //
 // An extended resource is a fully qualified name such as nvidia.com/gpu or amd.com/gpu,
 // as Kubernetes defines it. Written as null, it means none. A custom instance type named
@@ -74,7 +82,7 @@
 //	R8    cpu or memory limit missing with a GPU asked  Required      resources.limits[cpu|memory]
 //	R8    extended resource not a whole number, or < 0  Invalid       resources.limits[nvidia.com/gpu]
 //	R8    extended resource in requests                 Forbidden     resources.requests[nvidia.com/gpu]
-//	      resource names, as for instance types         NotSupported  resources.limits[NAME] ...
+//	RN    resource names, as for instance types         NotSupported  resources.limits[NAME] ...
 //	R6    instance type name not an object name, or an  Invalid       instance_type (job: resources.instance_type)
 //	      Azure VM size (Standard_DS3_v2)
 //	R6    instance type not in the catalog              NotFound      instance_type (job: resources.instance_type)

@@ -4,6 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // Options are the settings of the cluster that validation depends on.
@@ -33,12 +34,12 @@ type Options struct {
 // A valid instance type yields nil without allocating.
 func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts Options) field.ErrorList {
 	if it == nil {
-		return field.ErrorList{field.Required(fldPath, "an instance type is required")}
+		return field.ErrorList{field.Required(fldPath, "an instance type is required").WithOrigin(rules.R1)}
 	}
 	var errs field.ErrorList
 	errs = validateObjectMeta(&it.ObjectMeta, fldPath, errs)
 	sel := at{fldPath, pathSpecNodeSelector}
-	errs = validateLabels(it.Spec.NodeSelector, sel, errs)
+	errs = validateLabels(it.Spec.NodeSelector, sel, rules.R4, errs)
 	errs = validateExtensionSelector(it.Spec.NodeSelector, opts.NodeSelector, opts.StrictSubset, sel, errs)
 	errs = validateResources(&it.Spec.Resources, at{fldPath, pathSpecLimits}, at{fldPath, pathSpecRequests}, ownerInstanceType, errs)
 	return errs

@@ -5,6 +5,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // Source is one instance type among several validated together, with where it came from.
@@ -52,7 +53,7 @@ func UniqueNames(srcs []Source) []field.ErrorList {
 	for i, src := range srcs {
 		if it := src.InstanceType; it != nil && it.Name != "" {
 			if j := last[it.Name]; j != i {
-				e := field.Duplicate(src.Path.Child("metadata", "name"), clip.String(it.Name))
+				e := field.Duplicate(src.Path.Child("metadata", "name"), clip.String(it.Name)).WithOrigin(rules.R1)
 				e.Detail = "instance type names must be unique; this definition is not in effect: the one at " +
 					where(srcs[j]) + " replaces it, as the last one applied wins: rename or remove one of them"
 				out[i] = field.ErrorList{e}
@@ -80,7 +81,7 @@ func where(src Source) string {
 // order.
 func InstanceTypeList(list *instancetype.InstanceTypeList, fldPath *field.Path, opts Options) field.ErrorList {
 	if list == nil {
-		return field.ErrorList{field.Required(fldPath, "an instance type list is required")}
+		return field.ErrorList{field.Required(fldPath, "an instance type list is required").WithOrigin(rules.R1)}
 	}
 	items := fldPath.Child("items")
 	srcs := make([]Source, len(list.Items))

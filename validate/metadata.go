@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/selector"
 )
 
@@ -47,20 +48,25 @@ func validateObjectMeta(m *metav1.ObjectMeta, root *field.Path, errs field.Error
 	switch {
 	case m.Name == "":
 		errs = append(errs, field.Required(at{root, pathMetadataName}.path(),
-			"every instance type needs a name, which workloads write in instance_type"))
+			"every instance type needs a name, which workloads write in instance_type").WithOrigin(rules.R1))
 	case !validObjectName(m.Name):
-		errs = append(errs, field.Invalid(at{root, pathMetadataName}.path(), clip.String(m.Name), objectNameDetail(m.Name)))
+		errs = append(errs, field.Invalid(at{root, pathMetadataName}.path(), clip.String(m.Name), objectNameDetail(m.Name)).WithOrigin(rules.R1))
 	}
+	rest := len(errs) // the findings of rule metadata start here
 	if m.GenerateName != "" && !validGenerateName(m.GenerateName) {
 		errs = append(errs, field.Invalid(at{root, pathMetadataGenerateName}.path(), clip.String(m.GenerateName),
 			"must be the start of a DNS-1123 subdomain, to which the API server adds 5 characters: lowercase letters, digits, '-' and '.', starting with a letter or digit"))
 	}
-	errs = validateLabels(m.Labels, at{root, pathMetadataLabels}, errs)
+	errs = validateLabels(m.Labels, at{root, pathMetadataLabels}, rules.Metadata, errs)
 	errs = validateAnnotations(m.Annotations, at{root, pathMetadataAnnotations}, errs)
 	if len(m.OwnerReferences) > 0 {
 		errs = validateOwnerReferences(m.OwnerReferences, at{root, pathMetadataOwnerReferences}, errs)
 	}
-	return validateFinalizers(m.Finalizers, at{root, pathMetadataFinalizers}, errs)
+	errs = validateFinalizers(m.Finalizers, at{root, pathMetadataFinalizers}, errs)
+	for _, e := range errs[rest:] {
+		e.Origin = rules.Metadata
+	}
+	return errs
 }
 
 // validGenerateName reports whether s is a valid generateName: as apimachinery's

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/selector"
 )
 
@@ -14,12 +15,12 @@ import (
 // key or value is a field.Invalid error at fldPath.Key(key), sorted by key; values longer
 // than MaxValueLen are cut. A valid selector yields nil without allocating.
 func NodeSelector(sel map[string]string, fldPath *field.Path) field.ErrorList {
-	return validateLabels(sel, at{base: fldPath}, nil)
+	return validateLabels(sel, at{base: fldPath}, rules.R4, nil)
 }
 
 // validateLabels appends the findings of selector.ValidateLabels about m, found at l, to
-// errs. It builds l only when some key or value is bad.
-func validateLabels(m map[string]string, l at, errs field.ErrorList) field.ErrorList {
+// errs, with the rule id rule. It builds l only when some key or value is bad.
+func validateLabels(m map[string]string, l at, rule string, errs field.ErrorList) field.ErrorList {
 	if validLabels(m) {
 		return errs
 	}
@@ -27,7 +28,7 @@ func validateLabels(m map[string]string, l at, errs field.ErrorList) field.Error
 		if s, ok := e.BadValue.(string); ok {
 			e.BadValue = clip.String(s)
 		}
-		errs = append(errs, e)
+		errs = append(errs, e.WithOrigin(rule))
 	}
 	return errs
 }
@@ -72,12 +73,12 @@ func validateExtensionSelector(sel, ext map[string]string, strict bool, l at, er
 		if ev, has := ext[k]; has {
 			errs = append(errs, field.Invalid(l.key(k), clip.String(v),
 				"the extension's nodeSelector sets "+clip.Quote(k)+" to "+clip.Quote(ev)+
-					", so no node can match both; use "+clip.Quote(ev)+" or remove the key"))
+					", so no node can match both; use "+clip.Quote(ev)+" or remove the key").WithOrigin(rules.R7))
 			continue
 		}
 		errs = append(errs, field.Invalid(l.key(k), clip.String(v),
 			"not in the extension's nodeSelector, and with the strict subset rule every key and value must also be there; "+
-				"add "+clip.String(k)+"="+clip.String(v)+" to the extension's nodeSelector or remove it here"))
+				"add "+clip.String(k)+"="+clip.String(v)+" to the extension's nodeSelector or remove it here").WithOrigin(rules.R7))
 	}
 	return errs
 }

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
@@ -340,6 +341,7 @@ func checkArbitraryInstanceType(t *rapid.T) {
 		if e.Detail == "" && e.Type != field.ErrorTypeDuplicate {
 			t.Fatalf("finding without detail: %v", e)
 		}
+		checkRule(t, e)
 		if root != nil && !strings.HasPrefix(e.Field, root.String()+".") {
 			t.Fatalf("finding %v is not below %v", e, root)
 		}
@@ -371,6 +373,16 @@ func checkArbitraryWorkload(t *rapid.T) {
 	again := validate.Workload(c, w, nil, opts)
 	if !slices.EqualFunc(first, again, func(a, b *field.Error) bool { return *a == *b }) {
 		t.Fatalf("Workload is not deterministic:\n%v\n%v", first, again)
+	}
+	for _, e := range first {
+		checkRule(t, e)
+	}
+}
+
+// checkRule fails unless e carries the id of a registered rule (lint.Rules) in its Origin.
+func checkRule(t *rapid.T, e *field.Error) {
+	if _, ok := lint.LookupRule(e.Origin); !ok {
+		t.Fatalf("finding without the id of a registered rule (Origin %q): %v", e.Origin, e)
 	}
 }
 

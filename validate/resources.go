@@ -30,13 +30,13 @@ const (
 // then requests against limits.
 func validateResources(r *instancetype.ResourceRequirements, limits, requests at, who owner, errs field.ErrorList) field.ErrorList {
 	if who == ownerInstanceType {
-		errs = requireCPUAndMemory(r.Limits, limits, "", errs)
+		errs = requireCPUAndMemory(r.Limits, limits, "", who, errs)
 	} else if name, ok := askedExtended(r); ok {
-		errs = requireCPUAndMemory(r.Limits, limits, name, errs)
+		errs = requireCPUAndMemory(r.Limits, limits, name, who, errs)
 	}
 	errs = validateList(r.Limits, r.Requests, false, limits, who, errs)
 
-	errs = requireCPUAndMemory(r.Requests, requests, "", errs)
+	errs = requireCPUAndMemory(r.Requests, requests, "", who, errs)
 	errs = validateList(r.Requests, r.Limits, true, requests, who, errs)
 
 	if who == ownerInstanceType {
@@ -46,9 +46,21 @@ func validateResources(r *instancetype.ResourceRequirements, limits, requests at
 	return errs
 }
 
+// rule is the rule id of a finding about an entry of class c of the owner's resources: R2
+// (cpu and memory) or R3 (extended resources) of an instance type, R8 of a deployment.
+func (who owner) rule(c rules.Class) string {
+	switch {
+	case who == ownerDeployment:
+		return rules.R8
+	case c == rules.Extended:
+		return rules.R3
+	}
+	return rules.R2
+}
+
 // requireCPUAndMemory reports cpu and memory missing (or null) from list, found at l.
 // asking is the extended resource that makes them required, "" when they always are.
-func requireCPUAndMemory(list instancetype.ResourceList, l at, asking string, errs field.ErrorList) field.ErrorList {
+func requireCPUAndMemory(list instancetype.ResourceList, l at, asking string, who owner, errs field.ErrorList) field.ErrorList {
 	for _, name := range [...]instancetype.ResourceName{instancetype.ResourceCPU, instancetype.ResourceMemory} {
 		if list[name].IsSet() {
 			continue
@@ -57,7 +69,7 @@ func requireCPUAndMemory(list instancetype.ResourceList, l at, asking string, er
 		if asking != "" {
 			detail = "set it when asking for " + clip.String(asking) + ", to " + example(rules.Classify(name))
 		}
-		errs = append(errs, field.Required(l.key(string(name)), detail))
+		errs = append(errs, field.Required(l.key(string(name)), detail).WithOrigin(who.rule(rules.Classify(name))))
 	}
 	return errs
 }
@@ -99,11 +111,11 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 	problem := rules.Check(name, a)
 	switch problem {
 	case rules.UnknownName:
-		e := field.NotSupported(l.key(s), clip.String(s), supportedNames)
+		e := field.NotSupported(l.key(s), clip.String(s), supportedNames).WithOrigin(rules.ResourceName)
 		e.Detail += unknownNameDetail(s)
 		return append(errs, e)
 	case rules.BadName:
-		return append(errs, field.Invalid(l.key(s), clip.String(s), badExtendedDetail(s)))
+		return append(errs, field.Invalid(l.key(s), clip.String(s), badExtendedDetail(s)).WithOrigin(rules.ResourceName))
 	case rules.Unset:
 		// null: for cpu and memory, requireCPUAndMemory has reported it if it is required;
 		// for an extended resource it means none (R3).
@@ -114,25 +126,25 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 		if other[name].IsSet() {
 			detail = "extended resources are set in limits only: remove " + clip.String(s) + " from requests; limits sets it"
 		}
-		errs = append(errs, field.Forbidden(l.key(s), detail))
+		errs = append(errs, field.Forbidden(l.key(s), detail).WithOrigin(who.rule(c)))
 	}
 	bad := clip.String(a.String())
 	switch problem {
 	case rules.Invalid:
-		return append(errs, field.Invalid(l.key(s), bad, invalidAmountDetail(a, c)))
+		return append(errs, field.Invalid(l.key(s), bad, invalidAmountDetail(a, c)).WithOrigin(who.rule(c)))
 	case rules.Spaced:
 		return append(errs, field.Invalid(l.key(s), bad, "must not have white space around it: the API server's schema for instance types refuses it; write "+
-			clip.Quote(strings.TrimSpace(a.String()))))
+			clip.Quote(strings.TrimSpace(a.String()))).WithOrigin(who.rule(c)))
 	case rules.NotPositive:
-		return append(errs, field.Invalid(l.key(s), bad, "must be greater than zero"))
+		return append(errs, field.Invalid(l.key(s), bad, "must be greater than zero").WithOrigin(who.rule(c)))
 	case rules.Negative:
-		return append(errs, field.Invalid(l.key(s), bad, "must not be negative; write 0 or leave it out for none"))
+		return append(errs, field.Invalid(l.key(s), bad, "must not be negative; write 0 or leave it out for none").WithOrigin(who.rule(c)))
 	case rules.Fractional:
-		return append(errs, field.Invalid(l.key(s), bad, "must be a whole number, such as 1"))
+		return append(errs, field.Invalid(l.key(s), bad, "must be a whole number, such as 1").WithOrigin(who.rule(c)))
 	}
 	if who == ownerDeployment && isRequests && c == rules.Memory {
 		if q, _ := a.Quantity(); q.Cmp(minDeploymentMemory) < 0 {
-			return append(errs, field.Invalid(l.key(s), bad, "must be at least 1M (1 MB, 10^6 bytes)"))
+			return append(errs, field.Invalid(l.key(s), bad, "must be at least 1M (1 MB, 10^6 bytes)").WithOrigin(rules.R8))
 		}
 	}
 	return errs
@@ -150,7 +162,7 @@ func requestWithinLimit(requests, limits instancetype.ResourceList, name instanc
 		return errs
 	}
 	return append(errs, field.Invalid(req.key(string(name)), clip.String(r.String()),
-		"must be less than or equal to "+string(name)+" limit of "+clip.String(l.String())))
+		"must be less than or equal to "+string(name)+" limit of "+clip.String(l.String())).WithOrigin(rules.RequestAboveLimit))
 }
 
 // askedExtended reports whether r asks for an extended resource such as a GPU: sets one,

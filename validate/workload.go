@@ -42,7 +42,7 @@ func Workload(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts
 // A valid workload yields nil errors without allocating.
 func Placement(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts Options) (resolve.Placement, field.ErrorList) {
 	if w == nil {
-		return resolve.Placement{}, field.ErrorList{field.Required(fldPath, "a deployment or job is required")}
+		return resolve.Placement{}, field.ErrorList{field.Required(fldPath, "a deployment or job is required").WithOrigin(rules.R6)}
 	}
 	var errs field.ErrorList
 	if w.Resources != nil && w.Kind != resolve.Job {
@@ -50,7 +50,7 @@ func Placement(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opt
 	}
 	badName := w.InstanceType != "" && !validObjectName(w.InstanceType)
 	if badName {
-		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(w.InstanceType), instanceTypeNameDetail(w.InstanceType)))
+		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(w.InstanceType), instanceTypeNameDetail(w.InstanceType)).WithOrigin(rules.R6))
 	}
 	p, rerrs := resolve.Resolve(c, w, fldPath, resolve.Options{NodeSelector: opts.NodeSelector})
 	for _, e := range rerrs {
@@ -108,7 +108,7 @@ func validateMLflow(w *resolve.Workload, p *resolve.Placement, fldPath *field.Pa
 		need := "an MLflow model deployment needs a " + string(m.name) + " request of at least " + m.text
 		if w.Resources != nil {
 			errs = append(errs, field.Invalid(w.ResourcesPath(fldPath).Child("requests").Key(string(m.name)),
-				clip.String(a.String()), need))
+				clip.String(a.String()), need).WithOrigin(rules.R10))
 			continue
 		}
 		which := "instance type " + clip.Quote(p.InstanceType)
@@ -117,7 +117,7 @@ func validateMLflow(w *resolve.Workload, p *resolve.Placement, fldPath *field.Pa
 		}
 		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(p.InstanceType),
 			need+", but "+which+" requests "+clip.String(a.String())+
-				"; choose an instance type that requests more, or set resources.requests."+string(m.name)))
+				"; choose an instance type that requests more, or set resources.requests."+string(m.name)).WithOrigin(rules.R10))
 	}
 	return errs
 }

@@ -7,11 +7,17 @@
 # test is a failure here: the binaries are required ($INSTANCETYPES_ENVTEST_REQUIRED=1),
 # and the test log is searched for skips.
 #
+# The client module is built in the repository's workspace (go.work), against the library
+# of this tree; the tool modules of hack/ alone (GOWORK=off); and hack/consumer.sh builds a
+# module outside the repository against both modules as a release publishes them, which
+# also checks that client/go.mod and go.sum are tidy.
+#
 # Usage: client/hack/ci.sh    (from anywhere; .ci/run calls it)
 set -euo pipefail
 
 client=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$client"
+export GOWORK=$client/../go.work
 start=$SECONDS
 step() { printf '\n== client: %s (%d s)\n' "$*" "$((SECONDS - start))"; }
 
@@ -22,9 +28,9 @@ export KUBEBUILDER_ASSETS INSTANCETYPES_ENVTEST_REQUIRED=1
 step "generated code up to date"
 hack/verify-codegen.sh
 
-step "go.mod files tidy"
-for m in . hack/tools hack/envtest/kube-apiserver hack/envtest/etcd; do
-	(cd "$m" && go mod tidy -diff) || { echo "go.mod of client/$m is not tidy: run go mod tidy there"; exit 1; }
+step "go.mod files of the tool modules tidy (the client's: hack/consumer.sh, below)"
+for m in hack/tools hack/envtest/kube-apiserver hack/envtest/etcd; do
+	(cd "$m" && GOWORK=off go mod tidy -diff) || { echo "go.mod of client/$m is not tidy: run GOWORK=off go mod tidy there"; exit 1; }
 done
 
 step "gofmt"
@@ -36,7 +42,7 @@ fi
 step "go vet"
 go vet ./...
 for m in hack/tools; do
-	(cd "$m" && go vet ./...)
+	(cd "$m" && GOWORK=off go vet ./...)
 done
 
 log=$(mktemp)
@@ -66,6 +72,9 @@ runtests
 
 step "go test -race"
 runtests -race
+
+step "the modules used from outside the repository, as released (hack/consumer.sh)"
+hack/consumer.sh 2>&1 | grep -v '^go: downloading '
 
 step "capacity benchmarks, once each (they stay runnable; hack/bench-capacity.sh measures)"
 go test -count=1 -run '^$' -bench . -benchtime 1x ./capacity >"$log" 2>&1 || { cat "$log"; echo "capacity benchmarks failed"; exit 1; }

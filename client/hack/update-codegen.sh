@@ -29,8 +29,9 @@ trap 'rm -rf "$work"' EXIT
 bin=$work/bin
 header=$client/hack/boilerplate.go.txt
 
-# The generators, built from the tools module (cached by the go command after the first run).
-(cd "$client/hack/tools" && go build -o "$bin/" \
+# The generators, built from the tools module, alone (cached by the go command after the
+# first run).
+(cd "$client/hack/tools" && GOWORK=off go build -o "$bin/" \
 	k8s.io/code-generator/cmd/applyconfiguration-gen \
 	k8s.io/code-generator/cmd/client-gen \
 	k8s.io/code-generator/cmd/lister-gen \
@@ -40,7 +41,8 @@ header=$client/hack/boilerplate.go.txt
 
 # 1. The CRD, from the markers of package instancetype.
 rm -rf "$out/manifests/crd" && mkdir -p "$out/manifests/crd"
-(cd "$client" && "$bin/controller-gen" crd:crdVersions=v1 \
+# The client module in the repository's workspace, so that the library is this tree.
+(cd "$client" && GOWORK=$root/go.work "$bin/controller-gen" crd:crdVersions=v1 \
 	paths=github.com/amlarc-go/instancetypes/instancetype \
 	output:crd:artifacts:config="$out/manifests/crd")
 crd=$out/manifests/crd/amlarc.azureml.com_instancetypes.yaml
@@ -61,6 +63,7 @@ scratch=$work/src
 mkdir -p "$scratch/apis/amlarc/v1alpha1"
 cp "$client/go.mod" "$client/go.sum" "$scratch/"
 (cd "$scratch" && go mod edit -replace "github.com/amlarc-go/instancetypes=$root")
+export GOWORK=off # the scratch module is alone, with its replace
 for f in "$root"/instancetype/*.go; do
 	case $f in *_test.go) continue ;; esac
 	sed 's/^package instancetype$/package v1alpha1/' "$f" >"$scratch/apis/amlarc/v1alpha1/$(basename "$f")"

@@ -204,6 +204,28 @@ func TestPluginValidateResolveList(t *testing.T) {
 		t.Errorf("validate: stderr %q; want %q", errOut, want)
 	}
 
+	// instancetype's CI formats and suppressions, for free: a GitHub annotation for huge,
+	// spot's finding suppressed by its rule and path; SARIF with the rule of each result.
+	code, out, errOut = runPlugin(t, kc, dir, "validate", "-o", "github", "--ignore", "fit=*/spot")
+	if code != 1 || !strings.HasPrefix(out, "::error file=cluster%3Ainstancetypes/huge,line=") || strings.Count(out, "\n") != 1 ||
+		!strings.Contains(errOut, "1 finding suppressed") {
+		t.Errorf("validate -o github --ignore: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runPlugin(t, kc, dir, "validate", "-o", "sarif")
+	var sarif struct {
+		Runs []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); code != 1 || err != nil || len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 2 || sarif.Runs[0].Results[0].RuleID != "fit" {
+		t.Errorf("validate -o sarif: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	if code, out, _ := runPlugin(t, kc, dir, "rules"); code != 0 || !strings.HasPrefix(out, "R1 ") {
+		t.Errorf("rules: exit %d\n%s", code, out)
+	}
+
 	// PATHs: checked against the cluster's catalog.
 	code, out, errOut = runPlugin(t, kc, dir, "validate", ".", "-o", "json")
 	if code != 1 {

@@ -4,6 +4,8 @@
 //	instancetype validate [flags] PATH...   # check instance types, deployments, jobs
 //	instancetype resolve  [flags] PATH...   # effective instance type, selector, resources per workload
 //	instancetype list     [flags] PATH...   # the catalog, built-in default included
+//	instancetype rules                      # the rules: ids, what each checks, docs
+//	instancetype completion bash|zsh|fish   # a shell completion script
 //	instancetype version
 //	instancetype help [COMMAND]
 //
@@ -14,7 +16,8 @@
 //
 // Flags:
 //
-//	-o, --output text|json      text is the default (-ojson and --output=json work too)
+//	-o, --output FORMAT         text (the default), json, or for CI sarif, github or junit
+//	                            (-ojson and --output=json work too)
 //	--node-selector k=v[,k=v]   the extension's nodeSelector (repeatable; all pairs count)
 //	--strict-subset             the literal subset rule: each instance type's nodeSelector
 //	                            must be a subset of the extension's
@@ -24,15 +27,23 @@
 //	                            kubectl get nodes -o yaml: each instance type, and each
 //	                            workload with resources of its own, must fit one
 //	--exclude GLOB              skip matching paths in directory walks (repeatable)
+//	--ignore RULE[=GLOB]        suppress a rule, everywhere or in matching paths (repeatable)
+//	--config PATH               the config file (default: .instancetype.yaml found upward)
+//
+// A comment "# instancetype:ignore RULE" on a finding's line, alone on the line above
+// it, or at the top of its document suppresses it there; one that suppresses nothing is
+// a finding. The settings of the config file are replaced by the flags given.
 //
 // Exit status: 0 when nothing is wrong; 1 when there are findings; 2 for a usage error, a
 // path that cannot be read, or a directory named as a PATH that holds no manifest.
 //
 // Text findings read FILE:LINE: FIELD: MESSAGE, sorted by file and line, with control
 // characters escaped, followed by a one-line summary on standard error. With -o json,
-// validate prints {"findings":[...],"skipped":[...]}, resolve
-// {"placements":[...],"findings":[...],"skipped":[...]} and list
-// {"instanceTypes":[...],"findings":[...]}.
+// validate prints {"findings":[...],"skipped":[...],"suppressed":[...],"summary":{...}},
+// resolve {"placements":[...],"findings":[...],"skipped":[...],...} and list
+// {"instanceTypes":[...],"findings":[...],...}; each finding has its "rule". -o sarif
+// prints SARIF 2.1.0 for code scanning, -o github GitHub Actions annotations, -o junit
+// JUnit XML for GitLab and Jenkins.
 package main
 
 import (

@@ -2,9 +2,11 @@ package main
 
 import (
 	"github.com/amlarc-go/instancetypes/internal/cli"
+	"github.com/amlarc-go/instancetypes/lint"
 
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"flag"
 	"io/fs"
@@ -12,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -64,6 +67,12 @@ func workdir(t *testing.T) string {
 	copyTree(t, "testdata/azureml", filepath.Join(dir, "azureml"), func(string) bool { return true })
 	copyTree(t, "testdata/inputs", filepath.Join(dir, "inputs"), func(string) bool { return true })
 	copyTree(t, "testdata/aml", filepath.Join(dir, "aml"), func(string) bool { return true })
+	copyTree(t, "testdata/configured", filepath.Join(dir, "configured"), func(string) bool { return true })
+	// The root of a repository, where the search for a config file ends: no config file
+	// above the temporary directory is found.
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	return dir
 }
 
@@ -134,11 +143,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 // goldenTests are command lines whose whole output is pinned in testdata/golden.
-var goldenTests = []struct {
-	name string
-	args []string
-	code int
-}{
+var goldenTests = []goldenTest{
 	// The examples: the source document's manifests pass; the broken ones do not.
 	{"validate-manifests.txt", []string{"validate", "examples/manifests"}, cli.ExitOK},
 	{"validate-manifests.json", []string{"validate", "--output=json", "examples/manifests"}, cli.ExitOK},
@@ -191,25 +196,89 @@ var goldenTests = []struct {
 	{"reading-null.txt", []string{"validate", "inputs/null.yaml"}, cli.ExitFindings},
 	{"reading-list.txt", []string{"validate", "inputs/list.yaml"}, cli.ExitFindings},
 	{"reading-forged.txt", []string{"validate", "inputs/forged.yaml"}, cli.ExitFindings},
+	// For CI.
+	{"validate-broken.sarif", []string{"validate", "-o", "sarif", "examples/broken"}, cli.ExitFindings},
+	{"validate-broken.github.txt", []string{"validate", "-o", "github", "examples/broken"}, cli.ExitFindings},
+	{"validate-broken.junit.xml", []string{"validate", "-o", "junit", "examples/broken"}, cli.ExitFindings},
+	{"validate-manifests.sarif", []string{"validate", "-o", "sarif", "examples/manifests"}, cli.ExitOK},
+	{"validate-manifests.github.txt", []string{"validate", "-o", "github", "examples/manifests"}, cli.ExitOK},
+	{"validate-manifests.junit.xml", []string{"validate", "-ojunit", "examples/manifests"}, cli.ExitOK},
+	{"resolve-nodes.github.txt", []string{"resolve", "-o", "github", "--nodes", "examples/cluster/nodes.yaml", "examples/manifests"}, cli.ExitFindings},
+	// Suppression: comments, --ignore, and how each format shows what they suppressed.
+	{"suppressed.txt", []string{"validate", "inputs/suppressed.yaml"}, cli.ExitFindings},
+	{"suppressed.json", []string{"validate", "-o", "json", "inputs/suppressed.yaml"}, cli.ExitFindings},
+	{"suppressed.sarif", []string{"validate", "-o", "sarif", "inputs/suppressed.yaml"}, cli.ExitFindings},
+	{"suppressed.junit.xml", []string{"validate", "-o", "junit", "inputs/suppressed.yaml"}, cli.ExitFindings},
+	{"suppressed-ignore.txt", []string{"validate", "--ignore", "R2", "--ignore", "suppression=suppressed.yaml", "inputs/suppressed.yaml"}, cli.ExitOK},
+	{"suppressed-ignore-other.txt", []string{"validate", "--ignore", "R2=other/*", "inputs/suppressed.yaml"}, cli.ExitFindings},
+	// The config file named by --config.
+	{"configured-explicit.txt", []string{"validate", "--config", "configured/.instancetype.yaml", "configured/green.yml"}, cli.ExitFindings},
+	// The rules, and shell completion.
+	{"rules.txt", []string{"rules"}, cli.ExitOK},
+	{"completion.bash", []string{"completion", "bash"}, cli.ExitOK},
+	{"completion.zsh", []string{"completion", "zsh"}, cli.ExitOK},
+	{"completion.fish", []string{"completion", "fish"}, cli.ExitOK},
 }
+
+type goldenTest struct {
+	name string
+	args []string
+	code int
+}
+
+// goldenConfiguredTests run in testdata/configured, which holds a config file.
+var goldenConfiguredTests = []goldenTest{
+	{"configured.txt", []string{"validate", "."}, cli.ExitFindings},
+	{"configured.json", []string{"validate", "-o", "json", "."}, cli.ExitFindings},
+	// Flags replace the settings of their names.
+	{"configured-override.txt", []string{"validate", "--exclude", "cluster", "--ignore", "R6", "--node-selector", "agentpool=gpupool", "."}, cli.ExitFindings},
+	// An empty config file instead.
+	{"configured-none.txt", []string{"validate", "--config", "/dev/null", "."}, cli.ExitFindings},
+}
+
+// driverVersion is the version in a SARIF log's driver, which the goldens leave out: it is
+// the build's.
+var driverVersion = regexp.MustCompile(`("name": "instancetype",\n\s+"version": )"[^"]*"`)
 
 func TestGolden(t *testing.T) {
 	dir := workdir(t)
-	for _, tt := range goldenTests {
+	for _, tt := range append(goldenTests, goldenConfiguredTests...) {
 		t.Run(tt.name, func(t *testing.T) {
-			r := runBinary(t, dir, "", tt.args...)
+			cwd := dir
+			if slices.ContainsFunc(goldenConfiguredTests, func(c goldenTest) bool { return c.name == tt.name }) {
+				cwd = filepath.Join(dir, "configured")
+			}
+			r := runBinary(t, cwd, "", tt.args...)
 			if r.code != tt.code {
 				t.Errorf("exit code %d; want %d; stderr:\n%s", r.code, tt.code, r.stderr)
 			}
 			out := r.stdout
-			if strings.HasSuffix(tt.name, ".txt") {
+			switch ext := filepath.Ext(tt.name); ext {
+			case ".txt":
 				out += "--- stderr\n" + r.stderr
-			} else {
+			case ".json", ".sarif":
 				if !json.Valid([]byte(r.stdout)) {
 					t.Errorf("not JSON:\n%s", r.stdout)
 				}
-				if r.stderr != "" {
+				if ext == ".json" && r.stderr != "" {
 					t.Errorf("stderr with JSON output: %s", r.stderr)
+				}
+				if ext == ".sarif" {
+					if strings.Count(r.stderr, "\n") != 1 {
+						t.Errorf("stderr with SARIF output: %q; want the summary", r.stderr)
+					}
+					out = driverVersion.ReplaceAllString(out, `$1"VERSION"`)
+				}
+			case ".xml":
+				if err := xml.Unmarshal([]byte(r.stdout), new(struct{})); err != nil {
+					t.Errorf("not XML: %v\n%s", err, r.stdout)
+				}
+				if strings.Count(r.stderr, "\n") != 1 {
+					t.Errorf("stderr with JUnit output: %q; want the summary", r.stderr)
+				}
+			default:
+				if r.stderr != "" {
+					t.Errorf("stderr: %s", r.stderr)
 				}
 			}
 			golden(t, tt.name, out)
@@ -245,19 +314,30 @@ func TestJSONContract(t *testing.T) {
 	dir := workdir(t)
 	r := runBinary(t, dir, "", "validate", "-o", "json", "examples/", "azureml/")
 	var v struct {
-		Findings []map[string]any `json:"findings"`
-		Skipped  []map[string]any `json:"skipped"`
+		Findings   []map[string]any `json:"findings"`
+		Skipped    []map[string]any `json:"skipped"`
+		Suppressed []map[string]any `json:"suppressed"`
+		Summary    map[string]any   `json:"summary"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Findings) == 0 || len(v.Skipped) == 0 {
-		t.Fatalf("findings %d, skipped %d; want some of each", len(v.Findings), len(v.Skipped))
+	if len(v.Findings) == 0 || len(v.Skipped) == 0 || v.Suppressed == nil {
+		t.Fatalf("findings %d, skipped %d, suppressed %v; want some of each, and a list", len(v.Findings), len(v.Skipped), v.Suppressed)
 	}
 	for _, f := range v.Findings {
-		if keys := sortedKeys(f); !slices.Equal(keys, []string{"column", "field", "file", "line", "message", "type"}) {
+		if keys := sortedKeys(f); !slices.Equal(keys, []string{"column", "field", "file", "line", "message", "rule", "type"}) {
 			t.Errorf("finding keys %v", keys)
 		}
+		if _, ok := lint.LookupRule(f["rule"].(string)); !ok {
+			t.Errorf("finding of an unknown rule: %v", f)
+		}
+	}
+	if keys := sortedKeys(v.Summary); !slices.Equal(keys, []string{"documents", "files", "findings", "skipped", "suppressed"}) {
+		t.Errorf("summary keys %v", keys)
+	}
+	if v.Summary["findings"] != float64(len(v.Findings)) || v.Summary["skipped"] != float64(len(v.Skipped)) || v.Summary["suppressed"] != 0.0 {
+		t.Errorf("summary %v; %d findings, %d skipped, none suppressed", v.Summary, len(v.Findings), len(v.Skipped))
 	}
 	for _, s := range v.Skipped {
 		if keys := sortedKeys(s); !slices.Equal(keys, []string{"file", "line", "reason"}) {
@@ -371,6 +451,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"validate", "examples/manifets"}, "examples/manifets: no such file or directory"},
 		{[]string{"help", "frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"version", "extra"}, "takes no arguments"},
+		{[]string{"validate", "--ignore", "R99", "examples/"}, `invalid --ignore "R99": unknown rule "R99"`},
+		{[]string{"validate", "--ignore", "R9=[", "examples/"}, `invalid --ignore "R9=[": bad pattern`},
+		{[]string{"validate", "--ignore", "too-many-findings", "examples/"}, "cannot be suppressed"},
+		{[]string{"validate", "--config", "no/such.yaml", "examples/"}, "config file: no/such.yaml: no such file or directory"},
+		{[]string{"rules", "extra"}, "takes no arguments"},
+		{[]string{"completion"}, "name one shell"},
+		{[]string{"completion", "tcsh"}, `unknown shell "tcsh"`},
 	}
 	for _, tt := range tests {
 		r := runBinary(t, dir, "", tt.args...)
@@ -390,17 +477,19 @@ func TestHelpAndVersion(t *testing.T) {
 	for _, cmd := range []string{"validate", "resolve", "list"} {
 		for _, args := range [][]string{{"help", cmd}, {cmd, "--help"}, {cmd, "-h"}, {cmd, "examples/", "-help"}} {
 			r := runBinary(t, ".", "", args...)
-			for _, want := range []string{"Usage: instancetype " + cmd, "Examples:", "--catalog PATH", "--exclude GLOB", "--node-selector"} {
+			for _, want := range []string{"Usage: instancetype " + cmd, "Examples:", "--catalog PATH", "--exclude GLOB", "--node-selector", "--ignore RULE[=GLOB]", "--config PATH", "sarif"} {
 				if r.code != cli.ExitOK || !strings.Contains(r.stdout, want) {
 					t.Errorf("%v: exit %d, no %q in\n%s", args, r.code, want, r.stdout)
 				}
 			}
 		}
 	}
-	for _, args := range [][]string{{"version", "--help"}, {"help", "version"}} {
-		r := runBinary(t, ".", "", args...)
-		if r.code != cli.ExitOK || !strings.HasPrefix(r.stdout, "Usage: instancetype version") {
-			t.Errorf("%v: exit %d, %q", args, r.code, r.stdout)
+	for _, cmd := range []string{"version", "rules", "completion"} {
+		for _, args := range [][]string{{cmd, "--help"}, {"help", cmd}} {
+			r := runBinary(t, ".", "", args...)
+			if r.code != cli.ExitOK || !strings.HasPrefix(r.stdout, "Usage: instancetype "+cmd) {
+				t.Errorf("%v: exit %d, %q", args, r.code, r.stdout)
+			}
 		}
 	}
 	r := runBinary(t, ".", "", "version")

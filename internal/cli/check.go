@@ -25,6 +25,16 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		fmt.Fprintf(e.Stderr, "%s %s: no PATH given (use - for standard input)\nRun '%s help %s' for usage.\n", name, cmd, name, cmd)
 		return ExitUsage
 	}
+	cfg, err := loadConfig(o)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "%s %s: config file: %s\n", name, cmd, userText(describe(err)))
+		return ExitUsage
+	}
+	o = withConfig(o, cfg)
+	var cfgFindings []lint.Finding
+	if cfg != nil {
+		cfgFindings = cfg.Findings
+	}
 	var extra Inputs
 	if p.Inputs != nil {
 		if extra, err = p.Inputs(cmd, o.paths); err != nil {
@@ -37,23 +47,32 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 	}
 	stdin := stdinOnce(e)
 	r, err := lint.Run(append(inputs(o.paths, stdin), extra.Paths...), lint.Options{
-		NodeSelector: o.nodeSelector,
-		StrictSubset: o.strictSubset,
-		Catalog:      append(extra.Catalog, inputs(o.catalog, stdin)...),
-		Nodes:        append(extra.Nodes, inputs(o.nodes, stdin)...),
-		Computes:     inputs(o.computes, stdin),
-		Tolerations:  o.tolerations,
-		Exclude:      o.exclude,
-		NoPlacements: cmd != "resolve",
+		NodeSelector:   o.nodeSelector,
+		StrictSubset:   o.strictSubset,
+		Catalog:        append(extra.Catalog, inputs(o.catalog, stdin)...),
+		Nodes:          append(extra.Nodes, inputs(o.nodes, stdin)...),
+		Computes:       inputs(o.computes, stdin),
+		Tolerations:    o.tolerations,
+		Exclude:        o.exclude,
+		NoPlacements:   cmd != "resolve",
+		Ignore:         o.ignore,
+		ConfigFindings: cfgFindings,
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, userText(describe(err)))
 		return ExitUsage
 	}
-	w := writer{Env: e, cmd: cmd, catalogHint: extra.CatalogHint}
-	if o.output == "json" {
+	w := writer{Env: e, cmd: cmd, catalogHint: extra.CatalogHint, program: name}
+	switch o.output {
+	case "json":
 		err = w.json(r)
-	} else {
+	case "sarif":
+		err = w.sarif(r)
+	case "github":
+		err = w.github(r)
+	case "junit":
+		err = w.junit(r)
+	default:
 		err = w.text(r)
 	}
 	if err != nil {

@@ -45,7 +45,8 @@ func Main(args []string, e Env) int { return Program{}.Main(args, e) }
 
 // Main runs one command line of the program (its arguments, without the program's name)
 // and returns the exit code: ExitOK, ExitFindings or ExitUsage for validate, resolve,
-// list, version and help; what Run returns for one of p.Commands.
+// list, rules, completion (instancetype's alone), version and help; what Run returns for
+// one of p.Commands.
 func (p Program) Main(args []string, e Env) int {
 	if len(args) == 0 {
 		fmt.Fprint(e.Stderr, p.usage())
@@ -54,6 +55,18 @@ func (p Program) Main(args []string, e Env) int {
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "validate", "resolve", "list":
 		return p.runCheck(cmd, rest, e)
+	case "rules":
+		return p.rules(rest, e)
+	case "completion":
+		if p.Name == "" || p.Name == "instancetype" {
+			return p.completion(rest, e)
+		}
+		// Another program's completion is its own business.
+		if c, ok := p.command(cmd); ok {
+			return c.Run(rest, e)
+		}
+		fmt.Fprintf(e.Stderr, "%s: unknown command %q\n\n%s", p.name(), cmd, p.usage())
+		return ExitUsage
 	case "version", "--version":
 		if wantsHelp(rest) {
 			fmt.Fprint(e.Stdout, p.help("version"))
@@ -112,6 +125,8 @@ Usage:
   instancetype validate [flags] PATH...   check instance types, deployments and jobs
   instancetype resolve  [flags] PATH...   what each deployment and job really gets
   instancetype list     [flags] PATH...   the catalog of instance types, built-in default included
+  instancetype rules                      the rules: ids, what each checks, where the docs explain it
+  instancetype completion bash|zsh|fish   print a shell completion script
   instancetype version                    print the version
   instancetype help [COMMAND]             show help for a command
 
@@ -125,7 +140,9 @@ Run 'instancetype help COMMAND' for examples.
 
 // flagsHelp is the flags part of each command's help.
 const flagsHelp = `Flags:
-  -o, --output text|json      output format (default text); -ojson works too
+  -o, --output FORMAT         output format: text (the default), json, or for CI
+                              sarif (code scanning), github (GitHub Actions
+                              annotations) or junit (GitLab, Jenkins); -ojson works too
       --node-selector k=v,... the Azure ML extension's nodeSelector (repeatable;
                               all pairs count)
       --strict-subset         require each instance type's nodeSelector to be a subset
@@ -150,6 +167,14 @@ const flagsHelp = `Flags:
                               ML's pods (repeatable): sku=gpu:NoSchedule, dedicated
       --exclude GLOB          skip paths that match GLOB in directory walks
                               (repeatable): templates, charts/*, *.json
+      --ignore RULE[=GLOB]    suppress the findings of RULE, everywhere or in the
+                              paths that match GLOB (repeatable); a comment
+                              # instancetype:ignore RULE on a finding's line, alone
+                              on the line above it, or at the top of its document
+                              suppresses it there ('instancetype rules' lists them)
+      --config PATH           the config file (default: .instancetype.yaml in the
+                              working directory or the nearest parent); flags
+                              given replace its settings
 `
 
 const exitHelp = `
@@ -215,6 +240,24 @@ Examples:
   instancetype list --nodes nodes.yaml --catalog cluster.yaml
   kubectl get instancetypes -o yaml | instancetype list -o json -
 ` + exitHelp,
+	"rules": `Usage: instancetype rules
+
+Lists the rules, one a line: the id that findings carry (in -o json as "rule",
+in SARIF as ruleId) and that --ignore and suppression comments name, what the
+rule checks, and where the documentation explains it.
+`,
+	"completion": `Usage: instancetype completion bash|zsh|fish
+
+Prints the completion script of instancetype for the shell: commands, flags, the
+formats of -o, the rules of --ignore, and file names.
+
+  bash:  source <(instancetype completion bash)
+         (or save it as ~/.local/share/bash-completion/completions/instancetype)
+  zsh:   source <(instancetype completion zsh)
+         (or save it as _instancetype in a directory of $fpath)
+  fish:  instancetype completion fish | source
+         (or save it as ~/.config/fish/completions/instancetype.fish)
+`,
 	"version": `Usage: instancetype version
 
 Prints the version of the module the command was built from.

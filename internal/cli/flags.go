@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/fit"
@@ -22,8 +23,16 @@ type options struct {
 	computes     []string
 	tolerations  []fit.Toleration
 	exclude      []string
+	ignore       []lint.Ignore
+	config       string
 	paths        []string
+	// set are the flags given on the command line, by name, which replace the config
+	// file's settings.
+	set map[string]bool
 }
+
+// formats are the values of -o.
+var formats = []string{"text", "json", "sarif", "github", "junit"}
 
 // repeated is a flag that may be given many times, each value kept.
 type repeated []string
@@ -37,7 +46,7 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 // cluster itself (Program.Inputs), so that --catalog and --nodes need no PATH.
 func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), cluster bool) (options, error) {
 	var o options
-	var sel, catalog, nodes, computes, tolerate, exclude repeated
+	var sel, catalog, nodes, computes, tolerate, exclude, ignore repeated
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.output, "o", "text", "")
@@ -49,6 +58,8 @@ func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), clu
 	fs.Var(&computes, "computes", "")
 	fs.Var(&tolerate, "tolerate", "")
 	fs.Var(&exclude, "exclude", "")
+	fs.Var(&ignore, "ignore", "")
+	fs.StringVar(&o.config, "config", "", "")
 	if more != nil {
 		more(cmd, fs)
 	}
@@ -71,8 +82,18 @@ func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), clu
 		args = fs.Args()[1:]
 	}
 	o.paths = append(o.paths, after...)
-	if o.output != "text" && o.output != "json" {
-		return o, fmt.Errorf("invalid output format %q: want text or json", o.output)
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if !slices.Contains(formats, o.output) {
+		return o, fmt.Errorf("invalid output format %q: want text, json, sarif, github or junit", o.output)
+	}
+	for _, v := range ignore {
+		ig, err := lint.ParseIgnore(v)
+		if err != nil {
+			return o, fmt.Errorf("invalid --ignore %q: %w", v, err)
+		}
+		ig.Source = "--ignore " + v
+		o.ignore = append(o.ignore, ig)
 	}
 	var err error
 	if o.nodeSelector, err = parseSelector(sel); err != nil {

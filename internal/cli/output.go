@@ -34,6 +34,7 @@ type writer struct {
 	Env
 	cmd         string
 	catalogHint string // Inputs.CatalogHint
+	program     string // the program's name, for the summary of CI formats
 }
 
 // JSON shapes. Field names and order are a contract.
@@ -44,7 +45,19 @@ type (
 		Column  int    `json:"column"`
 		Field   string `json:"field"`
 		Type    string `json:"type"`
+		Rule    string `json:"rule"`
 		Message string `json:"message"`
+	}
+	jsonSuppressed struct {
+		jsonFinding
+		By string `json:"by"`
+	}
+	jsonSummary struct {
+		Files      int `json:"files"`
+		Documents  int `json:"documents"`
+		Skipped    int `json:"skipped"`
+		Findings   int `json:"findings"`
+		Suppressed int `json:"suppressed"`
 	}
 	jsonSkip struct {
 		File   string `json:"file"`
@@ -88,14 +101,23 @@ type (
 	}
 )
 
+func toJSON(f lint.Finding) jsonFinding {
+	return jsonFinding{
+		File: f.File, Line: f.Line, Column: f.Column,
+		Field: f.Err.Field, Type: f.TypeName(), Rule: f.Rule(), Message: f.Message(),
+	}
+}
+
 func (w writer) json(r *lint.Report) error {
 	findings := make([]jsonFinding, 0, len(r.Findings))
 	for _, f := range r.Findings {
-		findings = append(findings, jsonFinding{
-			File: f.File, Line: f.Line, Column: f.Column,
-			Field: f.Err.Field, Type: f.TypeName(), Message: f.Message(),
-		})
+		findings = append(findings, toJSON(f))
 	}
+	suppressed := make([]jsonSuppressed, 0, len(r.Suppressed))
+	for _, s := range r.Suppressed {
+		suppressed = append(suppressed, jsonSuppressed{toJSON(s.Finding), s.By})
+	}
+	sum := jsonSummary{Files: r.Files, Documents: r.Documents, Skipped: len(r.Skipped), Findings: len(r.Findings), Suppressed: r.SuppressedCount}
 	skipped := make([]jsonSkip, 0, len(r.Skipped))
 	for _, s := range r.Skipped {
 		skipped = append(skipped, jsonSkip{File: s.File, Line: s.Line, Reason: s.Reason})
@@ -104,9 +126,11 @@ func (w writer) json(r *lint.Report) error {
 	switch w.cmd {
 	case "validate":
 		out = struct {
-			Findings []jsonFinding `json:"findings"`
-			Skipped  []jsonSkip    `json:"skipped"`
-		}{findings, skipped}
+			Findings   []jsonFinding    `json:"findings"`
+			Skipped    []jsonSkip       `json:"skipped"`
+			Suppressed []jsonSuppressed `json:"suppressed"`
+			Summary    jsonSummary      `json:"summary"`
+		}{findings, skipped, suppressed, sum}
 	case "resolve":
 		ps := make([]jsonPlacement, 0, len(r.Placements))
 		for _, p := range r.Placements {
@@ -122,10 +146,12 @@ func (w writer) json(r *lint.Report) error {
 			}
 		}
 		out = struct {
-			Placements []jsonPlacement `json:"placements"`
-			Findings   []jsonFinding   `json:"findings"`
-			Skipped    []jsonSkip      `json:"skipped"`
-		}{ps, findings, skipped}
+			Placements []jsonPlacement  `json:"placements"`
+			Findings   []jsonFinding    `json:"findings"`
+			Skipped    []jsonSkip       `json:"skipped"`
+			Suppressed []jsonSuppressed `json:"suppressed"`
+			Summary    jsonSummary      `json:"summary"`
+		}{ps, findings, skipped, suppressed, sum}
 	case "list":
 		var its []jsonInstanceType
 		for it := range r.Catalog.All() {
@@ -146,7 +172,9 @@ func (w writer) json(r *lint.Report) error {
 		out = struct {
 			InstanceTypes []jsonInstanceType `json:"instanceTypes"`
 			Findings      []jsonFinding      `json:"findings"`
-		}{its, findings}
+			Suppressed    []jsonSuppressed   `json:"suppressed"`
+			Summary       jsonSummary        `json:"summary"`
+		}{its, findings, suppressed, sum}
 	}
 	enc := json.NewEncoder(w.Stdout)
 	enc.SetEscapeHTML(false) // "<stdin>", not "\u003cstdin\u003e": the output is read by people and jq, not put in HTML
@@ -264,6 +292,9 @@ func summary(r *lint.Report, hint string) string {
 	}
 	if len(r.Skipped) > 0 {
 		checked += ", " + strconv.Itoa(len(r.Skipped)) + " skipped (-o json says why)"
+	}
+	if r.SuppressedCount > 0 {
+		checked += ", " + plural(r.SuppressedCount, "finding") + " suppressed"
 	}
 	if !r.NamesChecked && r.Workloads > 0 {
 		if hint == "" {

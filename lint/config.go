@@ -1,0 +1,178 @@
+package lint
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
+	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/validate"
+)
+
+// ConfigName is the name of the config file: the instancetype command reads the one it
+// finds in the working directory or the nearest parent (FindConfig). A walk skips it: it
+// holds settings, not manifests.
+const ConfigName = ".instancetype.yaml"
+
+// Config is the settings of a config file, for Options:
+//
+//	catalog: [cluster/instancetypes.yaml]   # --catalog; paths relative to the file's directory
+//	nodes: [cluster/nodes.yaml]             # --nodes
+//	computes: [cluster/computes.json]       # --computes
+//	tolerations: [dedicated=ml:NoSchedule]  # --tolerate
+//	nodeSelector: {pool: ml}                # --node-selector
+//	strictSubset: false                     # --strict-subset
+//	exclude: [templates, charts/*]          # --exclude
+//	ignore: [R10, R9=legacy/*]              # --ignore RULE[=GLOB]
+//
+// A list may be one value without the list (catalog: cluster.yaml). Flags given on the
+// command line replace the settings of the same name.
+type Config struct {
+	// File is the path of the config file.
+	File string
+	// Catalog, Nodes and Computes are the paths of the cluster's instance types and nodes
+	// and of the workspace's compute targets: those of the file, joined to the file's
+	// directory when they are relative, so that they can be read from the working
+	// directory.
+	Catalog, Nodes, Computes []string
+	// Tolerations are the tolerations the fit check adds (--tolerate).
+	Tolerations []fit.Toleration
+	// NodeSelector is the extension's nodeSelector; nil when it is not set.
+	NodeSelector map[string]string
+	// StrictSubset is the strict subset rule; StrictSubsetSet reports that the file sets it.
+	StrictSubset, StrictSubsetSet bool
+	// Exclude are the patterns of paths to leave out of walks.
+	Exclude []string
+	// Ignore are the rules suppressed, each with its Source (FILE:LINE).
+	Ignore []Ignore
+	// Findings are the problems of the file, each at its line: what cannot be read, and
+	// each setting that cannot be used (a path that does not exist, a pattern path.Match
+	// refuses, an unknown rule, a label that is no label), which is left out. Give them to
+	// Options.ConfigFindings.
+	Findings []Finding
+}
+
+// FindConfig returns the path of the config file (ConfigName) in dir or in the nearest of
+// its parents that has one, up to the root of the repository dir is in (the first
+// directory holding .git) or of the file system; relative to dir when dir is relative,
+// or "." for the working directory. It returns "" when there is none.
+func FindConfig(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; {
+		p := filepath.Join(d, ConfigName)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			if filepath.IsAbs(dir) {
+				return p, nil
+			}
+			rel, err := filepath.Rel(abs, p)
+			if err != nil {
+				return p, nil
+			}
+			return filepath.Join(dir, rel), nil
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return "", nil // the repository's root
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", nil
+		}
+		d = parent
+	}
+}
+
+// ReadConfig reads the config file at path (see Config). It fails only when the file
+// cannot be read; every problem in it is a finding of the Config.
+func ReadConfig(path string) (*Config, error) {
+	data, err := readFile(nil, path, -2) // -2: its size, when it is a regular file
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfig(path, data), nil
+}
+
+// ParseConfig reads the contents of the config file at path (see ReadConfig).
+func ParseConfig(path string, data []byte) *Config {
+	raw, findings := manifest.ParseConfig(path, data)
+	c := &Config{File: path, Findings: findings}
+	dir := filepath.Dir(path)
+	bad := func(s manifest.Setting, detail string) {
+		e := field.Invalid(field.NewPath(s.Path), clip.String(s.Value), detail).WithOrigin(rules.Config)
+		c.Findings = append(c.Findings, Finding{File: path, Position: s.Position, Err: e})
+	}
+	paths := func(settings []manifest.Setting) []string {
+		var out []string
+		for _, s := range settings {
+			p := s.Value
+			if p == "" {
+				bad(s, "must name a file or directory")
+				continue
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			if _, err := os.Stat(p); err != nil {
+				bad(s, "cannot read "+clip.Quote(p)+": "+pathError(err))
+				continue
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	c.Catalog = paths(raw.Catalog)
+	c.Nodes = paths(raw.Nodes)
+	c.Computes = paths(raw.Computes)
+	for _, s := range raw.Tolerations {
+		t, err := fit.ParseToleration(s.Value)
+		if err != nil {
+			bad(s, "not a toleration (KEY[=VALUE][:EFFECT]): "+err.Error())
+			continue
+		}
+		c.Tolerations = append(c.Tolerations, t)
+	}
+	for _, s := range raw.Exclude {
+		if err := ValidExclude(s.Value); err != nil {
+			bad(s, "not a pattern: "+err.Error())
+			continue
+		}
+		c.Exclude = append(c.Exclude, s.Value)
+	}
+	for _, s := range raw.Ignore {
+		ig, err := ParseIgnore(s.Value)
+		if err != nil {
+			bad(s, err.Error())
+			continue
+		}
+		ig.Source = path + ":" + strconv.Itoa(s.Line)
+		c.Ignore = append(c.Ignore, ig)
+	}
+	for _, s := range raw.NodeSelector {
+		if errs := validate.NodeSelector(map[string]string{s.Key: s.Value}, field.NewPath("nodeSelector")); len(errs) > 0 {
+			for _, e := range errs {
+				c.Findings = append(c.Findings, Finding{File: path, Position: s.Position, Err: e})
+			}
+			continue
+		}
+		if c.NodeSelector == nil {
+			c.NodeSelector = map[string]string{}
+		}
+		c.NodeSelector[s.Key] = s.Value
+	}
+	if raw.StrictSubset != nil {
+		c.StrictSubset, c.StrictSubsetSet = *raw.StrictSubset, true
+	}
+	manifest.SortFindings(c.Findings)
+	return c
+}

@@ -1,0 +1,292 @@
+package lint
+
+import (
+	"cmp"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
+	"github.com/amlarc-go/instancetypes/manifest"
+)
+
+// Findings are suppressed in two ways:
+//
+//   - a suppression comment in the finding's file (manifest.Suppressions):
+//     "# instancetype:ignore R9" after the finding's line, alone on the line above it (or
+//     above a block of comment lines above it), or alone at the top of its document for
+//     the whole document. A comment that names no rule, a rule that does not exist, or a
+//     rule none of whose findings it suppresses is a finding of its own (rule
+//     "suppression"), so that stale comments do not pile up; those findings are not
+//     suppressed by comments, only by an Ignore of "suppression".
+//   - an Ignore (Options.Ignore: --ignore RULE[=GLOB], the config file's ignore): a rule,
+//     everywhere or in the files whose paths match a pattern. An Ignore that suppresses
+//     nothing is not reported: a run may check some of the files only (a pre-commit hook
+//     gives the files changed).
+//
+// A finding both suppress is counted for the comment. Suppressed findings are not in
+// Report.Findings, but in Report.Suppressed, with what suppressed each. The count of a
+// file's findings beyond Options.MaxFindings (too-many-findings) cannot be suppressed.
+
+// Ignore suppresses the findings of one rule, everywhere or in some files.
+type Ignore struct {
+	// Rule is the rule's id, as Rules has it.
+	Rule string
+	// Glob, when set, limits the Ignore to the files whose path, or a trailing part of it
+	// that starts at a path element, matches it (path.Match), as the patterns of
+	// Options.Exclude match: "legacy/*", "*.json", "deploy".
+	Glob string
+	// Source says where the Ignore was given, for Suppressed.By: "--ignore R9",
+	// ".instancetype.yaml:7". Empty means "Options.Ignore".
+	Source string
+}
+
+// ParseIgnore parses RULE[=GLOB], the form of --ignore and of the config file's ignore
+// entries. RULE is the id of one of Rules, in any case (the Ignore has it as Rules does);
+// GLOB a pattern path.Match takes. too-many-findings cannot be suppressed.
+func ParseIgnore(s string) (Ignore, error) {
+	id, glob, _ := strings.Cut(s, "=")
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return Ignore{}, errors.New("no rule: want RULE or RULE=GLOB ('instancetype rules' lists the rules)")
+	}
+	r, ok := LookupRule(id)
+	if !ok {
+		return Ignore{}, errors.New("unknown rule " + clip.Quote(id) + suggestRule(id) + " ('instancetype rules' lists the rules)")
+	}
+	if r.ID == rules.TooManyFindings {
+		return Ignore{}, errors.New(r.ID + " cannot be suppressed: it counts the findings not shown; raise the limit instead")
+	}
+	if err := ValidExclude(glob); err != nil {
+		return Ignore{}, errors.New("bad pattern " + clip.Quote(glob) + ": " + err.Error())
+	}
+	return Ignore{Rule: r.ID, Glob: glob}, nil
+}
+
+// suggestRule is ", did you mean R9?" for an id that differs from a rule's in case, or
+// in punctuation, or "".
+func suggestRule(id string) string {
+	norm := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' || r == ' ' {
+				return -1
+			}
+			return r
+		}, strings.ToLower(s))
+	}
+	for _, r := range registry {
+		if norm(r.ID) == norm(id) {
+			return "; did you mean " + strconv.Quote(r.ID) + "?"
+		}
+	}
+	return ""
+}
+
+// matches reports whether the Ignore applies to the finding f.
+func (ig Ignore) matches(f Finding) bool {
+	if f.Rule() != ig.Rule {
+		return false
+	}
+	return ig.Glob == "" || excluded(filepath.ToSlash(f.File), []string{ig.Glob})
+}
+
+func (ig Ignore) source() string {
+	if ig.Source != "" {
+		return ig.Source
+	}
+	return "Options.Ignore"
+}
+
+// Suppressed is a finding a suppression kept out of Report.Findings.
+type Suppressed struct {
+	Finding
+	// By says what suppressed it: "comment on line 12" (in the finding's file), or the
+	// Source of an Ignore ("--ignore R9").
+	By string
+	// InSource reports a suppression comment in the finding's file; false for an Ignore.
+	InSource bool
+}
+
+// comment is a suppression comment of a file, with the rules it names that exist and
+// how many findings of each it suppressed.
+type comment struct {
+	manifest.Suppression
+	ids  []string // as Rules has them, without repeats
+	used []int    // per id
+}
+
+// comments are the suppression comments of a file, indexed by the lines they apply to, so
+// that a finding is matched with those of its line and of its document alone, whatever
+// their number.
+type comments struct {
+	all    []comment
+	byLine map[int][]int // the comments that apply to one line (ScopeLine, ScopeNextLine)
+	// docs are the comments that apply to a document, sorted by first line: the ranges
+	// of two documents do not overlap, and those of one document are the same.
+	docs []int
+}
+
+// readComments returns the suppression comments of a file named name, and the findings
+// about them that do not depend on the file's findings: a comment that names no rule, or
+// one that does not exist. It returns nil comments for a file without any.
+func readComments(name string, data []byte) (*comments, []Finding) {
+	var out []comment
+	var bad []Finding
+	for _, s := range manifest.Suppressions(data) {
+		c := comment{Suppression: s}
+		if len(s.Rules) == 0 {
+			bad = append(bad, suppressionFinding(name, s.Position,
+				"this suppression comment names no rule: write the ids of the rules it suppresses, # "+manifest.IgnoreMarker+" R9 ('instancetype rules' lists them)"))
+		}
+		for _, id := range s.Rules {
+			r, ok := LookupRule(id)
+			if !ok {
+				bad = append(bad, suppressionFinding(name, s.Position,
+					"unknown rule "+clip.Quote(id)+suggestRule(id)+" in this suppression comment ('instancetype rules' lists the rules)"))
+				continue
+			}
+			if !slices.Contains(c.ids, r.ID) {
+				c.ids = append(c.ids, r.ID)
+			}
+		}
+		c.used = make([]int, len(c.ids))
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, bad
+	}
+	cs := &comments{all: out, byLine: map[int][]int{}}
+	for i, c := range out {
+		if c.Scope == manifest.ScopeDocument {
+			cs.docs = append(cs.docs, i)
+		} else {
+			cs.byLine[c.From] = append(cs.byLine[c.From], i)
+		}
+	}
+	slices.SortStableFunc(cs.docs, func(a, b int) int { return cmp.Compare(out[a].From, out[b].From) })
+	return cs, bad
+}
+
+// covering calls fn with the comments that apply to line, those of the line first, until
+// fn returns false.
+func (cs *comments) covering(line int, fn func(c *comment) bool) {
+	if cs == nil {
+		return
+	}
+	for _, i := range cs.byLine[line] {
+		if !fn(&cs.all[i]) {
+			return
+		}
+	}
+	// The last document that starts at or before line, and every comment of it.
+	j, _ := slices.BinarySearchFunc(cs.docs, line+1, func(i, l int) int { return cmp.Compare(cs.all[i].From, l) })
+	for k := j - 1; k >= 0 && cs.all[cs.docs[k]].From == cs.all[cs.docs[j-1]].From; k-- {
+		if c := &cs.all[cs.docs[k]]; line <= c.To && !fn(c) {
+			return
+		}
+	}
+}
+
+func suppressionFinding(file string, pos manifest.Position, detail string) Finding {
+	f := manifest.FileProblem(file, pos.Line, manifest.SuppressionProblem, detail)
+	f.Column = pos.Column
+	return f
+}
+
+// suppressor applies a run's suppressions.
+type suppressor struct {
+	ignores []Ignore
+}
+
+// filter returns the findings of fs that no suppression suppresses, and appends the others
+// to *out: those a comment of cs suppresses (counted in the comment), then those an Ignore
+// does. Findings of rule suppression, and the count of findings left out, are suppressed
+// by Ignores only, and the count not at all.
+func (s suppressor) filter(fs []Finding, cs *comments, out *[]Suppressed) []Finding {
+	if len(s.ignores) == 0 && cs == nil {
+		return fs
+	}
+	kept := fs[:0:0]
+findings:
+	for _, f := range fs {
+		rule := f.Rule()
+		if rule == rules.TooManyFindings {
+			kept = append(kept, f)
+			continue
+		}
+		if rule != rules.Suppression {
+			var by *comment
+			cs.covering(f.Line, func(c *comment) bool {
+				if j := slices.Index(c.ids, rule); j >= 0 {
+					c.used[j]++
+					by = c
+					return false
+				}
+				return true
+			})
+			if by != nil {
+				*out = append(*out, Suppressed{Finding: f, By: "comment on line " + strconv.Itoa(by.Line), InSource: true})
+				continue findings
+			}
+		}
+		for _, ig := range s.ignores {
+			if ig.matches(f) {
+				*out = append(*out, Suppressed{Finding: f, By: ig.source()})
+				continue findings
+			}
+		}
+		kept = append(kept, f)
+	}
+	return kept
+}
+
+// unused returns a finding for each rule of a comment of cs that suppressed nothing.
+func unused(file string, cs *comments) []Finding {
+	if cs == nil {
+		return nil
+	}
+	var out []Finding
+	for _, c := range cs.all {
+		for j, id := range c.ids {
+			if c.used[j] > 0 {
+				continue
+			}
+			where := "on its line"
+			switch c.Scope {
+			case manifest.ScopeNextLine:
+				where = "on the line below it"
+			case manifest.ScopeDocument:
+				where = "in its document"
+			}
+			out = append(out, suppressionFinding(file, c.Position,
+				"this suppression of "+id+" suppresses nothing: there is no "+id+" finding "+where+"; remove it"))
+		}
+	}
+	return out
+}
+
+// sortSuppressed orders suppressed findings as findings are ordered, and keeps the first
+// limit of each file (all of them when limit < 0).
+func sortSuppressed(ss []Suppressed, limit int) []Suppressed {
+	slices.SortStableFunc(ss, func(a, b Suppressed) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	if limit < 0 {
+		return ss
+	}
+	out := ss[:0]
+	n := 0
+	for i, s := range ss {
+		if i > 0 && s.File != ss[i-1].File {
+			n = 0
+		}
+		if n < limit {
+			out = append(out, s)
+		}
+		n++
+	}
+	return out
+}
