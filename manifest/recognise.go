@@ -3,6 +3,7 @@ package manifest
 import (
 	pathpkg "path"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -51,14 +52,7 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 	case !hasKind && (apiVersion == "v2" || apiVersion == "v1") && has("name") && has("version") && !has("metadata"):
 		return "", "a Helm chart's Chart.yaml, not a manifest", nil
 	case hasAPIVersion || hasKind:
-		what := "a Kubernetes object"
-		if kindName != "" {
-			what = article(kindName)
-			if apiVersion != "" {
-				what += " (" + apiVersion + ")"
-			}
-		}
-		return "", what + ", not an InstanceType", nil
+		return "", objectSkipReason(kindName, apiVersion), nil
 	}
 
 	if schema, ok := scalar("$schema"); ok {
@@ -236,4 +230,40 @@ func batchKey(has func(string) bool) string {
 		}
 	}
 	return ""
+}
+
+// skipReasons holds the reasons objectSkipReason has made, by kind and apiVersion, so
+// that the thousands of documents of a kubectl get -o yaml share a few strings (a report
+// keeps every skipped document's reason). It holds at most maxSkipReasons.
+var skipReasons struct {
+	sync.Mutex
+	m map[[2]string]string
+}
+
+const maxSkipReasons = 512
+
+// objectSkipReason is why a Kubernetes object of kind and apiVersion is skipped: "a
+// Service (v1), not an InstanceType".
+func objectSkipReason(kind, apiVersion string) string {
+	key := [2]string{kind, apiVersion}
+	skipReasons.Lock()
+	defer skipReasons.Unlock()
+	if r, ok := skipReasons.m[key]; ok {
+		return r
+	}
+	what := "a Kubernetes object"
+	if kind != "" {
+		what = article(clip.String(kind))
+		if apiVersion != "" {
+			what += " (" + clip.String(apiVersion) + ")"
+		}
+	}
+	r := what + ", not an InstanceType"
+	if skipReasons.m == nil {
+		skipReasons.m = map[[2]string]string{}
+	}
+	if len(skipReasons.m) < maxSkipReasons {
+		skipReasons.m[[2]string{strings.Clone(kind), strings.Clone(apiVersion)}] = r
+	}
+	return r
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -519,5 +520,26 @@ func TestDocumentLevelFindingsHaveNoField(t *testing.T) {
 				t.Errorf("Parse(%q) finding %q has field %q; want \"\"", src, x, x.Err.Field)
 			}
 		}
+	}
+}
+
+// The reason a Kubernetes object is skipped names its kind and apiVersion, clipped: a
+// kind of 60 KiB does not make every skip of the report 60 KiB. Documents of one kind
+// share one reason.
+func TestSkipReasonsClippedAndShared(t *testing.T) {
+	long := strings.Repeat("K", 60<<10)
+	f := manifest.Parse("a.yaml", []byte("apiVersion: v1\nkind: "+long+"\n---\napiVersion: v1\nkind: "+long+"\n---\napiVersion: v1\nkind: Service\n"))
+	if len(f.Skipped) != 3 {
+		t.Fatalf("skipped %d documents; want 3", len(f.Skipped))
+	}
+	a, b := f.Skipped[0].Reason, f.Skipped[1].Reason
+	if len(a) > 400 || !strings.Contains(a, "(61440 bytes)") {
+		t.Errorf("reason of %d bytes: %.200q", len(a), a)
+	}
+	if a != b || unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Errorf("two documents of one kind have two reasons: %.100q, %.100q", a, b)
+	}
+	if got := f.Skipped[2].Reason; got != "a Service (v1), not an InstanceType" {
+		t.Errorf("reason %q", got)
 	}
 }

@@ -128,7 +128,9 @@ func TestMemoryTargets(t *testing.T) {
 	ten := peak(cli.ExitOK, "validate", "many/f00"+"0.yaml", "many/f001.yaml", "many/f002.yaml", "many/f003.yaml", "many/f004.yaml",
 		"many/f005.yaml", "many/f006.yaml", "many/f007.yaml", "many/f008.yaml", "many/f009.yaml")
 	t.Logf("one file of 1 MB: %d MB; 10 such files: %d MB; 100: %d MB", one>>20, ten>>20, many>>20)
-	if many > 96<<20 || many > 2*ten {
+	// The report lists every skipped document (100,000 here, about 80 bytes each), and the
+	// heap's slack grows with it: hence the room above twice the peak of 10 files.
+	if many > 96<<20 || many > 5*ten/2 {
 		t.Errorf("100 files of 1 MB peak at %d MB (10 at %d MB, one at %d MB): memory grows with the number of files", many>>20, ten>>20, one>>20)
 	}
 
