@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,19 @@ type computeDef struct {
 	c    manifest.Compute
 	file string
 	line int
+	// typePath and typePos are where its type is: the path in its document, and the
+	// position.
+	typePath *field.Path
+	typePos  manifest.Position
+}
+
+// defineCompute is the computeDef of the compute target item of d, read from file.
+func defineCompute(d *manifest.Document, file string, item manifest.Item[manifest.Compute]) computeDef {
+	at := item.Path.Child("type")
+	if item.Path == nil {
+		at = field.NewPath("type")
+	}
+	return computeDef{c: item.Object, file: file, line: item.Line, typePath: at, typePos: d.Position(at.String())}
 }
 
 // computeSet is what a run knows of the workspace's compute targets: those of
@@ -28,8 +42,14 @@ type computeDef struct {
 type computeSet struct {
 	byName map[string]computeDef
 	given  bool // Options.Computes was given: a name it lacks is a finding
+	// conflicts are the findings of a compute given again with another type: at each
+	// definition replaced.
+	conflicts []Finding
 }
 
+// add defines a compute target; one of the name of an earlier one replaces it, and when
+// their types differ, that is a finding at the earlier one's type, as it is for the names
+// of instance types and nodes given twice.
 func (s *computeSet) add(d computeDef) {
 	if d.c.Name == "" {
 		return
@@ -37,25 +57,35 @@ func (s *computeSet) add(d computeDef) {
 	if s.byName == nil {
 		s.byName = map[string]computeDef{}
 	}
-	s.byName[strings.ToLower(d.c.Name)] = d
+	key := strings.ToLower(d.c.Name)
+	if prev, ok := s.byName[key]; ok && prev.c.Type != d.c.Type {
+		e := field.Invalid(prev.typePath, clip.String(prev.c.Type), "compute "+clip.Quote(d.c.Name)+" is given again with type "+
+			clip.Quote(d.c.Type)+", at "+d.file+":"+strconv.Itoa(d.typePos.Line)+", which is the one used: one compute has one type; "+
+			"remove the one that is wrong")
+		e.Origin = rules.ComputeConflict
+		s.conflicts = append(s.conflicts, Finding{File: prev.file, Position: prev.typePos, Err: e})
+	}
+	s.byName[key] = d
 }
 
 // readComputes reads Options.Computes: compute files, or what az ml compute list -o json
-// or -o yaml prints. Problems reading them are findings; a file that holds no compute
-// target is one too, as it is surely not what was meant.
+// or -o yaml prints, each document read as compute targets (manifest.ScanComputes: a
+// compute file of a name and a type alone is one, whatever it would be taken for among
+// manifests). Problems reading them are findings; a file that holds no compute target is
+// one too, as it is surely not what was meant.
 func readComputes(srcs []source, set *computeSet) []Finding {
 	var findings []Finding
 	for _, s := range srcs {
-		data, err := s.read()
+		data, err := s.read(nil)
 		if err != nil {
 			findings = append(findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
 			continue
 		}
 		n := 0
-		f := manifest.Scan(s.name, data, func(d *manifest.Document) {
+		f := manifest.ScanComputes(s.name, data, func(d *manifest.Document) {
 			findings = append(findings, d.Locate(d.Errors)...)
 			for _, c := range d.Computes {
-				set.add(computeDef{c: c.Object, file: s.name, line: c.Line})
+				set.add(defineCompute(d, s.name, c))
 				n++
 			}
 		})
@@ -70,9 +100,9 @@ func readComputes(srcs []source, set *computeSet) []Finding {
 
 // computeOf is what a run knows of a workload's compute target.
 type computeOf struct {
-	name     string // the compute's name, "" when the workload names none (or an expression)
-	def      *computeDef
-	missing  bool // Options.Computes was given and lacks it
+	name     string      // the compute's name, "" when the workload names none (or an expression)
+	def      *computeDef // its definition, when its type is known
+	missing  bool        // Options.Computes was given and lacks it
 	rg, ws   string
 	notKnown bool // the workload names a compute whose type is not known
 }
@@ -85,19 +115,17 @@ func (s *computeSet) lookup(w *resolve.Workload) computeOf {
 	}
 	c := computeOf{name: ref.Name, rg: ref.ResourceGroup, ws: ref.Workspace}
 	if d, ok := s.byName[strings.ToLower(ref.Name)]; ok {
-		c.def, c.name = &d, d.c.Name
-		c.rg, c.ws = cmpOr(d.c.ResourceGroup, c.rg), cmpOr(d.c.Workspace, c.ws)
+		c.name = d.c.Name
+		c.rg, c.ws = cmp.Or(d.c.ResourceGroup, c.rg), cmp.Or(d.c.Workspace, c.ws)
+		if d.c.KnownType() {
+			c.def = &d
+		} else {
+			c.notKnown = true // a type Azure ML does not know, which decoding reported
+		}
 		return c
 	}
 	c.notKnown, c.missing = true, s.given
 	return c
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // tolerations are the tolerations of a workload on the compute c: Azure ML's for its

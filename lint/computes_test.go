@@ -96,6 +96,97 @@ func TestComputesOfTheWrongShape(t *testing.T) {
 	}
 }
 
+// A Kubernetes compute file of a name and a type alone (and an identity) is a compute
+// target, among the inputs and in Options.Computes: a job on it is checked, on Kubernetes.
+func TestMinimalKubernetesCompute(t *testing.T) {
+	const minimal = "name: k8s\ntype: kubernetes\nidentity:\n  type: system_assigned\n"
+	for _, given := range []bool{false, true} {
+		opts := lint.Options{}
+		in := []string{"t.yaml", small, "job.yaml", jobOn + "azureml:k8s\n"}
+		if given {
+			opts.Computes = []lint.Input{lint.Bytes("k8s.yml", []byte(minimal))}
+		} else {
+			in = append(in, "k8s.yml", minimal)
+		}
+		r := run(t, opts, in...)
+		if len(r.Findings) != 0 || len(r.Skipped) != 0 || len(r.Placements) != 1 || r.Placements[0].ComputeType != "kubernetes" {
+			t.Errorf("given %v: findings %v, skipped %v, placements %+v; want the job placed on a Kubernetes compute", given, findings(r), r.Skipped, r.Placements)
+		}
+	}
+}
+
+// A compute target of a type Azure ML does not know (kuberentes) is a finding at its type,
+// with the type meant, and its workloads are checked as on a compute of unknown type: not
+// skipped as on a compute known not to be Kubernetes, and their placements say so.
+func TestUnknownComputeType(t *testing.T) {
+	files := map[string]string{
+		"schema.yml": "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesCompute.schema.json\nname: k8s\ntype: kuberentes\nresource_id: /subscriptions/s\n",
+		"bare.yml":   "name: k8s\ntype: Kuberentes\n",
+		"list.json":  `[{"name": "k8s", "type": "kuberentes"}]`,
+	}
+	for file, src := range files {
+		for _, given := range []bool{false, true} {
+			opts := lint.Options{}
+			in := []string{"t.yaml", small, "job.yaml", jobOn + "azureml:k8s\n"}
+			if given {
+				opts.Computes = []lint.Input{lint.Bytes(file, []byte(src))}
+			} else {
+				in = append(in, file, src)
+			}
+			r := run(t, opts, in...)
+			if file == "list.json" && !given {
+				// Among manifests, a list of computes of unknown types is no compute list.
+				continue
+			}
+			if len(r.Placements) != 1 || r.Placements[0].Compute != "k8s" || r.Placements[0].ComputeType != "" {
+				t.Errorf("%s, given %v: placements %+v, skipped %v; want the job placed, its compute's type unknown", file, given, r.Placements, r.Skipped)
+			}
+			if len(r.Findings) != 1 || r.Findings[0].File != file || r.Findings[0].Rule() != "compute-type" ||
+				!strings.HasSuffix(r.Findings[0].Err.Field, "type") || !strings.Contains(r.Findings[0].Err.Detail, `did you mean "kubernetes"?`) {
+				t.Errorf("%s, given %v: findings %q; want one of rule compute-type at its type, with the type meant", file, given, renderAll(r.Findings))
+			}
+		}
+	}
+}
+
+// One compute given twice with two types is a finding at the type of the one replaced:
+// the last given is used (Options.Computes first, then the inputs in order). Given twice
+// with one type, it is no finding.
+func TestComputeGivenTwice(t *testing.T) {
+	opts := lint.Options{Computes: []lint.Input{lint.Bytes("computes.json", []byte(computeList))}}
+	r := run(t, opts, "t.yaml", small, "job.yaml", jobOn+"azureml:k8s\n",
+		"k8s.yml", "name: K8S\ntype: amlcompute\n", "same.yml", "name: cpu-cluster\ntype: AmlCompute\n")
+	want := []string{"computes.json:2: [0].type: FieldValueInvalid"}
+	if got := findings(r); !slices.Equal(got, want) || r.Findings[0].Rule() != "compute-conflict" ||
+		!strings.Contains(r.Findings[0].Err.Detail, `given again with type "amlcompute", at k8s.yml:2, which is the one used`) {
+		t.Errorf("findings %q; want %v, of rule compute-conflict, naming the one used", renderAll(r.Findings), want)
+	}
+	if len(r.Skipped) != 1 || !strings.Contains(r.Skipped[0].Reason, "not a Kubernetes compute") || len(r.Placements) != 0 {
+		t.Errorf("skipped %v, placements %d; want the job skipped, on the amlcompute given last", r.Skipped, len(r.Placements))
+	}
+}
+
+// A pipeline step that names no instance type is placed on the default instance type when
+// it runs on a Kubernetes compute (or one of unknown type), as a job that names none is,
+// and skipped, with why, when it runs on a compute known not to be Kubernetes.
+func TestStepsWithoutInstanceType(t *testing.T) {
+	pipeline := "type: pipeline\nsettings: {default_compute: azureml:k8s}\njobs:\n  prep: {command: x}\n  train: {command: x, compute: azureml:cpu-cluster}\n  score: {command: x, compute: azureml:elsewhere}\n"
+	r := run(t, lint.Options{}, "p.yaml", pipeline, "computes.json", computeList)
+	var placed []string
+	for _, p := range r.Placements {
+		placed = append(placed, p.Path.String()+" "+p.InstanceType+" "+p.ComputeType)
+	}
+	if want := []string{"jobs.prep defaultinstancetype kubernetes", "jobs.score defaultinstancetype "}; !slices.Equal(placed, want) {
+		t.Errorf("placements %q; want %q", placed, want)
+	}
+	if len(r.Skipped) != 1 || r.Skipped[0].Line != 5 || !strings.HasPrefix(r.Skipped[0].Reason, `pipeline step jobs.train runs on compute "cpu-cluster", an amlcompute`) {
+		t.Errorf("skipped %v; want jobs.train, on an amlcompute cluster", r.Skipped)
+	}
+	if len(r.Findings) != 0 || !r.Placements[0].Resolved {
+		t.Errorf("findings %v, placements %+v", findings(r), r.Placements)
+	}
+}
+
 const taintedNodes = `apiVersion: v1
 kind: List
 items:
@@ -144,6 +235,43 @@ func TestTolerations(t *testing.T) {
 	r = run(t, opts, files...)
 	if len(r.Findings) != 1 || r.Findings[0].File != "on-other.yaml" || r.Findings[0].Err.Origin != "compute-not-found" {
 		t.Errorf("tolerating the compute and workspace taints: findings %v; want only other's, not among the computes", findings(r))
+	}
+}
+
+// Nodes tainted for a workspace or a resource group exclude a workload whose compute is
+// named without an ARM id (and not in Options.Computes, whose ids name them): the finding
+// says that the workspace is not known, and how to give it or tolerate the taint. With
+// the compute's id known, the workload tolerates its own workspace's taint and fits.
+func TestUnknownWorkspaceHint(t *testing.T) {
+	nodes := strings.ReplaceAll(taintedNodes, "    - {key: ml.azure.com/compute, value: k8s, effect: NoSchedule}\n", "")
+	smallType := strings.ReplaceAll(small, "name: small", "name: cluster-small")
+	opts := lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", []byte(nodes))}, Catalog: []lint.Input{lint.Bytes("cluster.yaml", []byte(smallType))}}
+	job := "command: python train.py\nresources: {instance_type: cluster-small}\ncompute: "
+	r := run(t, opts, "by-name.yaml", job+"azureml:k8s\n",
+		"by-id.yaml", job+"azureml:/subscriptions/s/resourceGroups/ml-rg/providers/Microsoft.MachineLearningServices/workspaces/ml-ws/computes/k8s\n")
+	if len(r.Findings) != 1 || r.Findings[0].File != "by-name.yaml" || r.Findings[0].Rule() != "fit" {
+		t.Fatalf("findings %q; want one, of fit, for the job on a compute named without its id", renderAll(r.Findings))
+	}
+	d := r.Findings[0].Err.Detail
+	for _, want := range []string{"excluded by taints", `the workspace of compute "k8s" is not known`, "--computes", "az ml compute list -o json", "--tolerate ml.azure.com/workspace"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("finding %q: no %q in it", d, want)
+		}
+	}
+	if strings.Contains(d, "resource-group") {
+		t.Errorf("finding %q names the resource-group taint, which no node carries", d)
+	}
+	// With the computes given, whose ids name the workspace: no finding.
+	opts.Computes = []lint.Input{lint.Bytes("computes.json", []byte(computeList))}
+	if r := run(t, opts, "by-name.yaml", job+"azureml:k8s\n"); len(r.Findings) != 0 {
+		t.Errorf("with --computes: findings %q", renderAll(r.Findings))
+	}
+	// An instance type among the inputs is reported at itself, with what it cannot know.
+	opts = lint.Options{Nodes: opts.Nodes}
+	r = run(t, opts, "t.yaml", small)
+	if len(r.Findings) != 1 || !strings.Contains(r.Findings[0].Err.Detail, "an instance type names no workspace or resource group") ||
+		!strings.Contains(r.Findings[0].Err.Detail, "--tolerate ml.azure.com/workspace") {
+		t.Errorf("instance type: findings %q", renderAll(r.Findings))
 	}
 }
 

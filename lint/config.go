@@ -29,14 +29,18 @@ const ConfigName = ".instancetype.yaml"
 //	tolerations: [dedicated=ml:NoSchedule]  # --tolerate
 //	nodeSelector: {pool: ml}                # --node-selector
 //	strictSubset: false                     # --strict-subset
-//	exclude: [templates, charts/*]          # --exclude
-//	ignore: [R10, R9=legacy/*]              # --ignore RULE[=GLOB]
+//	exclude: [templates, charts/*]          # --exclude; patterns relative to the file's directory
+//	ignore: [R10, R9=legacy/*]              # --ignore RULE[=GLOB]; GLOB too
 //
 // A list may be one value without the list (catalog: cluster.yaml). Flags given on the
-// command line replace the settings of the same name.
+// command line replace the settings of the same name. Paths and patterns are relative to
+// the file's directory, so that the settings mean the same files wherever the command
+// runs below it: give Exclude with Options.ExcludeDir set to Dir; the Ignores have Dir.
 type Config struct {
 	// File is the path of the config file.
 	File string
+	// Dir is the file's directory: the paths and patterns of the file are relative to it.
+	Dir string
 	// Catalog, Nodes and Computes are the paths of the cluster's instance types and nodes
 	// and of the workspace's compute targets: those of the file, joined to the file's
 	// directory when they are relative, so that they can be read from the working
@@ -48,9 +52,11 @@ type Config struct {
 	NodeSelector map[string]string
 	// StrictSubset is the strict subset rule; StrictSubsetSet reports that the file sets it.
 	StrictSubset, StrictSubsetSet bool
-	// Exclude are the patterns of paths to leave out of walks.
+	// Exclude are the patterns of paths to leave out of walks, relative to Dir (give them
+	// to Options.Exclude with Options.ExcludeDir set to Dir).
 	Exclude []string
-	// Ignore are the rules suppressed, each with its Source (FILE:LINE).
+	// Ignore are the rules suppressed, each with its Source (FILE:LINE), and with Dir as
+	// its Dir when it has a Glob.
 	Ignore []Ignore
 	// Findings are the problems of the file, each at its line: what cannot be read, and
 	// each setting that cannot be used (a path that does not exist, a pattern path.Match
@@ -96,7 +102,7 @@ func FindConfig(dir string) (string, error) {
 // ReadConfig reads the config file at path (see Config). It fails only when the file
 // cannot be read; every problem in it is a finding of the Config.
 func ReadConfig(path string) (*Config, error) {
-	data, err := readFile(nil, path, -2) // -2: its size, when it is a regular file
+	data, err := readFile(nil, path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -106,8 +112,8 @@ func ReadConfig(path string) (*Config, error) {
 // ParseConfig reads the contents of the config file at path (see ReadConfig).
 func ParseConfig(path string, data []byte) *Config {
 	raw, findings := manifest.ParseConfig(path, data)
-	c := &Config{File: path, Findings: findings}
 	dir := filepath.Dir(path)
+	c := &Config{File: path, Dir: dir, Findings: findings}
 	bad := func(s manifest.Setting, detail string) {
 		e := field.Invalid(field.NewPath(s.Path), clip.String(s.Value), detail).WithOrigin(rules.Config)
 		c.Findings = append(c.Findings, Finding{File: path, Position: s.Position, Err: e})
@@ -156,6 +162,9 @@ func ParseConfig(path string, data []byte) *Config {
 			continue
 		}
 		ig.Source = path + ":" + strconv.Itoa(s.Line)
+		if ig.Glob != "" {
+			ig.Dir = dir
+		}
 		c.Ignore = append(c.Ignore, ig)
 	}
 	for _, s := range raw.NodeSelector {

@@ -36,13 +36,14 @@ tolerations: [sku=gpu:NoSchedule, dedicated]
 	}
 	want := &lint.Config{
 		File:         path,
+		Dir:          dir,
 		Catalog:      []string{filepath.Join(dir, "cluster/instancetypes.yaml"), filepath.Join(dir, "other.yaml")},
 		Nodes:        []string{filepath.Join(dir, "cluster/nodes.yaml")},
 		NodeSelector: map[string]string{"pool": "ml", "zone": "a"},
 		StrictSubset: true, StrictSubsetSet: true,
 		Exclude: []string{"templates", "charts/*"},
 		Ignore: []lint.Ignore{{Rule: "R10", Source: path + ":8"},
-			{Rule: "R9", Glob: "legacy/*", Source: path + ":9"}},
+			{Rule: "R9", Glob: "legacy/*", Dir: dir, Source: path + ":9"}},
 		Computes: []string{filepath.Join(dir, "cluster/computes.json")},
 		Tolerations: []fit.Toleration{
 			{Key: "sku", Value: "gpu", Effect: "NoSchedule"},
@@ -53,7 +54,7 @@ tolerations: [sku=gpu:NoSchedule, dedicated]
 	}
 
 	empty := lint.ParseConfig(path, []byte("# nothing set\n"))
-	if !reflect.DeepEqual(empty, &lint.Config{File: path}) {
+	if !reflect.DeepEqual(empty, &lint.Config{File: path, Dir: dir}) {
 		t.Errorf("empty config: %+v", empty)
 	}
 }
@@ -110,6 +111,58 @@ tolerations: ["bad key!"]
 			if _, ok := lint.LookupRule(f.Rule()); !ok || f.File != path || f.Line < 1 {
 				t.Errorf("ParseConfig(%q): finding %s of rule %q", data, f, f.Rule())
 			}
+		}
+	}
+}
+
+// The patterns of a config file (exclude, and ignore's globs) are relative to its
+// directory: from the repository's root and from a directory below it, they leave out and
+// suppress the same files. The same patterns given without a directory (as flags) are
+// matched against the paths as walked and as findings name them.
+func TestConfigPatternsFromASubdirectory(t *testing.T) {
+	repo := t.TempDir()
+	os.Mkdir(filepath.Join(repo, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "sub", "deep", "old"), 0o755)
+	os.WriteFile(filepath.Join(repo, lint.ConfigName), []byte("exclude: [sub/deep/old]\nignore: [R6=sub/deep/job.yml]\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "sub", "deep", "job.yml"), []byte("command: python x.py\ncompute: azureml:k8s\nresources: {instance_type: Bad_Name}\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "sub", "deep", "old", "it.yaml"), []byte(instanceType("Old_Name", okResources)), 0o644)
+	check := func(dir, input string) (*lint.Report, lint.Options) {
+		t.Helper()
+		t.Chdir(dir)
+		path, err := lint.FindConfig(".")
+		if err != nil || path == "" {
+			t.Fatalf("FindConfig in %s = %q, %v", dir, path, err)
+		}
+		c, err := lint.ReadConfig(path)
+		if err != nil || len(c.Findings) > 0 {
+			t.Fatalf("ReadConfig(%s) = %v, %v", path, c, err)
+		}
+		opts := lint.Options{Exclude: c.Exclude, ExcludeDir: c.Dir, Ignore: c.Ignore}
+		r, err := lint.Run([]lint.Input{lint.Path(input)}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, opts
+	}
+	for _, tt := range []struct{ dir, input string }{
+		{repo, "sub"}, {repo, "."}, {filepath.Join(repo, "sub"), "deep"}, {filepath.Join(repo, "sub", "deep"), "."},
+	} {
+		r, opts := check(tt.dir, tt.input)
+		if len(r.Findings) != 0 || r.SuppressedCount != 1 || r.Files != 1 {
+			t.Errorf("in %s, %s: findings %q, %d suppressed, %d files; want none, 1 and 1 (the old directory left out)",
+				tt.dir, tt.input, renderAll(r.Findings), r.SuppressedCount, r.Files)
+		}
+		// Without the directories, the patterns are relative to what is walked and named.
+		opts.ExcludeDir = ""
+		for i := range opts.Ignore {
+			opts.Ignore[i].Dir = ""
+		}
+		r, err := lint.Run([]lint.Input{lint.Path(tt.input)}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fromRoot := tt.dir == repo; fromRoot != (r.SuppressedCount == 1) {
+			t.Errorf("in %s, %s, as flags: %d suppressed", tt.dir, tt.input, r.SuppressedCount)
 		}
 	}
 }

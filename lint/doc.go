@@ -13,17 +13,21 @@
 //
 //  1. Lists the files of the inputs: a directory is walked for manifests
 //     (manifest.IsManifestName), in lexical order, leaving out paths that match
-//     Options.Exclude; the same file named twice is read once. An input that does not
-//     exist or cannot be opened, or a directory named as an input that holds no manifest,
-//     is an error: the command's usage error. An unreadable file or a dangling symlink met
-//     in a walk is a finding, and the rest is read; what is not a regular file (a named
-//     pipe, a socket, a device) is skipped, with why: a walk never waits for a writer or
-//     reads without end. Named as an input, a pipe is read (within the size limit). A file
-//     under a Helm chart's templates/ (a directory named templates whose parent holds a
-//     Chart.yaml, at any depth below it) is skipped as a template whatever it holds: quoted
-//     actions ("{{ .Values.name }}") are YAML that reads, so only the path tells.
+//     Options.Exclude (relative to the directory walked, or to Options.ExcludeDir: a
+//     config file's patterns are relative to its directory); the same file named twice is
+//     read once. An input that does not exist or cannot be read (a file that cannot be
+//     opened, a directory that cannot be listed), or a directory named as an input that
+//     holds no manifest, is an error: the command's usage error. An unreadable file or
+//     directory, or a dangling symlink, met in a walk is a finding, and the rest is read;
+//     what is not a regular file (a named pipe, a socket, a device) is skipped, with why: a
+//     walk never waits for a writer or reads without end. Named as an input, a pipe is read
+//     (within the size limit). A file under a Helm chart's templates/ (a directory named
+//     templates whose parent holds a Chart.yaml, at any depth below it) is skipped as a
+//     template whatever it holds: quoted actions ("{{ .Values.name }}") are YAML that
+//     reads, so only the path tells.
 //  2. Reads the cluster's instance types (Options.Catalog), nodes (Options.Nodes) and
-//     compute targets (Options.Computes: compute files, or az ml compute list -o json|yaml).
+//     compute targets (Options.Computes: compute files, or az ml compute list -o json|yaml;
+//     every mapping of a name and a type in them is a compute target, manifest.ScanComputes).
 //     They are not checked, but problems reading them are findings, and so is a file of
 //     Options.Computes that holds no compute target.
 //  3. Reads every file once, as kubectl reads it (package manifest), in parallel, one
@@ -40,11 +44,16 @@
 //     those of the inputs; of several definitions of a name, the last is in effect, as
 //     kubectl apply leaves the cluster, and every earlier one is a finding
 //     (validate.UniqueNames). Without any instance type, the names workloads give are
-//     checked for their form only ([Report.NamesChecked] is false).
+//     checked for their form only ([Report.NamesChecked] is false). Of each instance type
+//     it keeps its name and spec, and it keeps the first [MaxInstanceTypes] in the order
+//     of the inputs (a finding says where the rest begin), so that memory stays bounded
+//     whatever their number.
 //  5. Resolves and checks each workload once (validate.Placement), on its compute target:
 //     the computes of Options.Computes and the compute files among the inputs name each
 //     compute's type (names compared ignoring case; azureml:NAME, NAME and an ARM id name
-//     one compute). A workload on a compute known not to be Kubernetes (amlcompute,
+//     one compute; a compute of a type Azure ML does not know, a finding of rule
+//     compute-type, is of a type not known; of two definitions of one name the last is
+//     used, and two types are a finding of rule compute-conflict at the one replaced). A workload on a compute known not to be Kubernetes (amlcompute,
 //     computeinstance, virtualmachine, synapsespark, a type azure-ai-ml does not support)
 //     is skipped, with why, and is no placement (a document that is that workload counts
 //     as skipped, not checked); on a Kubernetes compute it is checked, and its Placement's

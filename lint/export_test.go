@@ -7,3 +7,19 @@ func SetMaxPending(n int64) (restore func()) {
 	maxPending = n
 	return func() { maxPending = old }
 }
+
+// SetMaxInstanceTypes sets the most instance types a run keeps for its catalog, and returns
+// a function that restores it.
+func SetMaxInstanceTypes(n int) (restore func()) {
+	old := maxInstanceTypes
+	maxInstanceTypes = n
+	return func() { maxInstanceTypes = old }
+}
+
+// SetMaxPlacements sets the most placements a report lists, and returns a function that
+// restores it.
+func SetMaxPlacements(n int) (restore func()) {
+	old := maxPlacements
+	maxPlacements = n
+	return func() { maxPlacements = old }
+}

@@ -85,4 +85,16 @@ func TestUnreadableNamedFile(t *testing.T) {
 	if err != nil || len(r.Findings) != 1 || r.Findings[0].TypeName() != "UnreadableFile" {
 		t.Errorf("walked unreadable file: %v, %v; want one UnreadableFile finding", findings(r), err)
 	}
+	// A directory that cannot be listed: execute permission only, or none.
+	for _, mode := range []os.FileMode{0o100, 0o000} {
+		locked := filepath.Join(dir, "locked")
+		os.Mkdir(locked, 0o755)
+		os.WriteFile(filepath.Join(locked, "types.yaml"), []byte(instanceType("a", okResources)), 0o644)
+		os.Chmod(locked, mode)
+		if _, err := lint.Run([]lint.Input{lint.Path(locked)}, lint.Options{}); err == nil || !os.IsPermission(err) || !strings.Contains(err.Error(), locked) {
+			t.Errorf("named directory of mode %v: %v; want a permission error naming it", mode, err)
+		}
+		os.Chmod(locked, 0o755)
+		os.RemoveAll(locked)
+	}
 }

@@ -61,22 +61,23 @@ func Bytes(name string, data []byte) Input { return Input{name: name, data: data
 // A source is one file to read.
 type source struct {
 	name string
-	read func() ([]byte, error)
-	// size is what the source holds, in bytes, or -1 when that is not known before
-	// reading it (a reader, a pipe, a device): the read budget is taken before reading.
-	size func() int64
+	// read reads the source. Before it reads, it calls reserve (when not nil) with the
+	// size of what the source holds, in bytes, or -1 when that is not known before reading
+	// it (a reader, a pipe, a device), so that a run takes its read budget first; it does
+	// not call it when the source cannot be opened.
+	read func(reserve func(size int64)) ([]byte, error)
 	once bool // it can be read once only: a reader
 	// chart is the directory of the Helm chart whose templates/ holds the file, "" when
 	// it is in none: the file is a template, not a manifest, whatever it holds.
 	chart string
 }
 
-// expand lists the files of inputs: directories walked, each file once, excluded paths
-// left out. Problems met walking (an unreadable directory, a dangling symlink) are
+// expand lists the files of inputs: directories walked, each file once, the paths ex
+// excludes left out. Problems met walking (an unreadable directory, a dangling symlink) are
 // findings, and what is not a regular file is skipped; an input that cannot be read at all
 // (a missing path, a file without read permission), or a directory that holds no manifest,
 // is an error.
-func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []Skip, error) {
+func expand(inputs []Input, ex excluder) ([]source, []manifest.Finding, []Skip, error) {
 	var srcs []source
 	var problems []manifest.Finding
 	var skipped []Skip
@@ -95,10 +96,16 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 		switch in.kind {
 		case inputBytes:
 			data := in.data
-			add("", source{name: in.name, read: func() ([]byte, error) { return data, nil }, size: func() int64 { return int64(len(data)) }})
+			add("", source{name: in.name, read: func(reserve func(int64)) ([]byte, error) {
+				reserveSize(reserve, int64(len(data)))
+				return data, nil
+			}})
 		case inputReader:
 			r := in.r
-			add("", source{name: in.name, read: func() ([]byte, error) { return readAll(r, -1) }, size: unknownSize, once: true})
+			add("", source{name: in.name, read: func(reserve func(int64)) ([]byte, error) {
+				reserveSize(reserve, -1)
+				return readAll(r, -1)
+			}, once: true})
 		case inputPath:
 			info, err := os.Stat(in.path)
 			if err != nil {
@@ -122,12 +129,16 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 				continue
 			}
 			abs := absKey(in.path) // once: filepath.Abs asks the system for the working directory
-			n, ps, sk := walk(os.DirFS(in.path), ".", exclude, func(rel string) {
+			skip := ex.under(abs)
+			n, ps, sk, err := walk(os.DirFS(in.path), ".", skip, func(rel string) {
 				p := filepath.Join(in.path, filepath.FromSlash(rel))
 				src := fileSource(p, nil, false)
 				src.chart = charts.of(p, filepath.Separator, osExists)
 				add(filepath.Join(abs, filepath.FromSlash(rel)), src)
 			}, func(rel string) string { return filepath.Join(in.path, filepath.FromSlash(rel)) })
+			if err != nil {
+				return nil, nil, nil, &fs.PathError{Op: "read", Path: in.path, Err: unwrapPath(err)}
+			}
 			problems = append(problems, ps...)
 			skipped = append(skipped, sk...)
 			if n == 0 && len(ps) == 0 {
@@ -153,11 +164,14 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 				add("fs:"+p, src)
 				continue
 			}
-			n, ps, sk := walk(fsys, in.root, exclude, func(p string) {
+			n, ps, sk, err := walk(fsys, in.root, ex.inFS, func(p string) {
 				src := fileSource(p, fsys, false)
 				src.chart = charts.of(p, '/', fsExists(fsys))
 				add("", src)
 			}, func(p string) string { return p })
+			if err != nil {
+				return nil, nil, nil, &fs.PathError{Op: "read", Path: in.root, Err: unwrapPath(err)}
+			}
 			problems = append(problems, ps...)
 			skipped = append(skipped, sk...)
 			if n == 0 && len(ps) == 0 {
@@ -168,29 +182,25 @@ func expand(inputs []Input, exclude []string) ([]source, []manifest.Finding, []S
 	return srcs, problems, skipped, nil
 }
 
-func unknownSize() int64 { return -1 }
+// reserveSize calls reserve, when there is one, with size.
+func reserveSize(reserve func(int64), size int64) {
+	if reserve != nil {
+		reserve(size)
+	}
+}
 
-// fileSource is the file p of fsys, or of the file system when fsys is nil. Its size, asked
-// before it is read, is kept for the read, so that a file is stat'ed once.
+// fileSource is the file p of fsys, or of the file system when fsys is nil; once, when it
+// is not a regular file (a pipe, as the shell's <(…) hands one over). Its size is read once
+// it is open (fstat), not asked before: a file is opened and stat'ed once.
 func fileSource(p string, fsys fs.FS, once bool) source {
-	size := int64(-2) // not asked yet
 	return source{
 		name: p,
-		size: func() int64 {
-			var info fs.FileInfo
-			var err error
-			if fsys == nil {
-				info, err = os.Stat(p)
-			} else {
-				info, err = fs.Stat(fsys, p)
+		read: func(reserve func(int64)) ([]byte, error) {
+			if fsys == nil && !once {
+				return readRegular(p, reserve)
 			}
-			size = -1
-			if err == nil && info.Mode().IsRegular() {
-				size = info.Size()
-			}
-			return size
+			return readFile(fsys, p, reserve)
 		},
-		read: func() ([]byte, error) { return readFile(fsys, p, size) },
 		once: once,
 	}
 }
@@ -250,27 +260,32 @@ func absKey(p string) string {
 	return filepath.Clean(p)
 }
 
-// walk calls file for each manifest below root in fsys, in lexical order, skipping the
-// paths that match an exclude pattern, and returns how many it found, the problems met
+// walk calls file for each manifest below root in fsys, in lexical order, leaving out the
+// paths below root that excluded reports, and returns how many it found, the problems met
 // and what it skipped for not being a regular file (named by name). It opens no file: a
 // named pipe, a socket or a device among manifests is skipped, not read, so that a walk
-// cannot wait for ever or read without end; a symlink is followed to what it names.
-func walk(fsys fs.FS, root string, exclude []string, file func(string), name func(string) string) (int, []manifest.Finding, []Skip) {
+// cannot wait for ever or read without end; a symlink is followed to what it names. A
+// directory below root that cannot be read is a problem, and the walk goes on; root itself
+// that cannot be read (no permission to list it) is the error returned, as a named file
+// that cannot be read is.
+func walk(fsys fs.FS, root string, excluded func(p string) bool, file func(string), name func(string) string) (int, []manifest.Finding, []Skip, error) {
 	n := 0
 	var problems []manifest.Finding
 	var skipped []Skip
+	var rootErr error
 	_ = fs.WalkDir(fsys, root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
-			problems = append(problems, manifest.FileProblem(name(p), 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
-			switch {
-			case p == root && e == nil:
+			if p == root {
+				rootErr = err
 				return fs.SkipAll
-			case e != nil && e.IsDir():
+			}
+			problems = append(problems, manifest.FileProblem(name(p), 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+			if e != nil && e.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if p != root && excluded(p, exclude) {
+		if p != root && excluded(p) {
 			if e.IsDir() {
 				return fs.SkipDir
 			}
@@ -304,7 +319,19 @@ func walk(fsys fs.FS, root string, exclude []string, file func(string), name fun
 		file(p)
 		return nil
 	})
-	return n, problems, skipped
+	if rootErr != nil {
+		return 0, nil, nil, rootErr
+	}
+	return n, problems, skipped, nil
+}
+
+// unwrapPath returns the cause of a *fs.PathError, or err.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // fileKind names the kind of file a mode that is not regular is.
@@ -322,6 +349,44 @@ func fileKind(m fs.FileMode) string {
 		return "an irregular file"
 	}
 	return "not a regular file"
+}
+
+// excluder leaves paths out of walks: those that match one of its patterns (see excluded).
+type excluder struct {
+	patterns []string
+	// dir, when not "", is the absolute directory the patterns are relative to
+	// (Options.ExcludeDir): a path of the file system is matched by its path relative to
+	// dir, not to the directory walked.
+	dir string
+}
+
+// under returns what a walk of the file system directory abs (an absolute path) leaves
+// out, given the paths of the walk (slash-separated, relative to abs).
+func (ex excluder) under(abs string) func(p string) bool {
+	if len(ex.patterns) == 0 {
+		return func(string) bool { return false }
+	}
+	if ex.dir == "" {
+		return ex.inFS
+	}
+	return func(p string) bool {
+		return excluded(relPath(filepath.Join(abs, filepath.FromSlash(p)), ex.dir), ex.patterns)
+	}
+}
+
+// inFS reports whether a walk of an fs.FS leaves out p, a path of it: the paths of an fs.FS
+// are matched as they are, having no place in the file system that dir could be related to.
+func (ex excluder) inFS(p string) bool { return excluded(p, ex.patterns) }
+
+// relPath returns the absolute path p relative to the absolute directory dir,
+// slash-separated ("../other/x.yaml" for a path outside dir), or p, slash-separated, when
+// it has none (another volume).
+func relPath(p, dir string) string {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(rel)
 }
 
 // excluded reports whether the slash-separated path p, or any trailing part of it that
@@ -351,7 +416,7 @@ func ValidExclude(pattern string) error {
 // readFile reads p, from fsys or, when fsys is nil, from the file system, up to
 // manifest.MaxFileSize (and one byte more, so that a larger file is told apart). size is
 // its size when known (-1 for a file that is not regular), -2 when not asked yet.
-func readFile(fsys fs.FS, p string, size int64) ([]byte, error) {
+func readFile(fsys fs.FS, p string, reserve func(int64)) ([]byte, error) {
 	var f fs.File
 	var err error
 	if fsys == nil {
@@ -363,12 +428,11 @@ func readFile(fsys fs.FS, p string, size int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if size == -2 {
-		size = -1
-		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-			size = info.Size()
-		}
+	size := int64(-1)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
 	}
+	reserveSize(reserve, size)
 	return readAll(f, size)
 }
 

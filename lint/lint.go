@@ -2,6 +2,8 @@ package lint
 
 import (
 	"cmp"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -54,8 +56,16 @@ type Options struct {
 	Tolerations []fit.Toleration
 	// Exclude are patterns (path.Match) of paths to leave out of directory walks; a
 	// pattern matches a path when it matches the path, or any trailing part of it that
-	// starts at a path element ("templates", "charts/*", "*.json").
+	// starts at a path element ("templates", "charts/*", "*.json"). The path is that of
+	// the file or directory relative to the directory walked, or to ExcludeDir.
 	Exclude []string
+	// ExcludeDir, when set, is the directory the patterns of Exclude are relative to
+	// (relative itself to the working directory, unless absolute): a path a walk of the
+	// file system meets is matched by its path relative to ExcludeDir, so that a pattern
+	// names the same files whatever directory is walked, from wherever. A config file's
+	// patterns are relative to its directory (Config.Dir). It does not apply to the
+	// walks of an fs.FS, whose paths are matched as they are.
+	ExcludeDir string
 	// MaxFindings is the most findings reported for one file (those of its first lines);
 	// one more says how many were left out. 0 means DefaultMaxFindings; below 0, no limit.
 	MaxFindings int
@@ -75,12 +85,16 @@ type Options struct {
 // every document is read as kubectl reads it; instance types are checked by the rules of
 // package validate, their names across all the inputs; each deployment and job is resolved
 // once against the catalog and checked. It fails only when an input cannot be read at all
-// (a path that does not exist) or a directory named as an input holds no manifest; every
-// other problem, down to an unreadable file met in a walk, is a finding.
+// (a path that does not exist, a file that cannot be opened, a directory that cannot be
+// listed) or a directory named as an input holds no manifest; every other problem, down to
+// an unreadable file or directory met in a walk, is a finding.
 //
-// Each file is read once. Files are read in parallel, at most one document's parse tree at
-// a time each, in memory bounded whatever the number of files; the report does not depend
-// on the order they finish in.
+// Each file is read and parsed once: what the check of a workload needs once the catalog is
+// formed is kept as a compact record, not its document. Only past about 55,000 workloads in
+// one run (see maxPending) are the files holding the rest read a second time, so that memory
+// stays bounded. Files are read in parallel, at most one document's parse tree at a time
+// each, in memory bounded whatever the number of files; the report does not depend on the
+// order they finish in.
 func Run(inputs []Input, opts Options) (*Report, error) {
 	r, err := start(inputs, opts)
 	if err != nil {
@@ -109,11 +123,16 @@ type run struct {
 	// computeFindings are those of reading Options.Computes.
 	computeFindings []Finding
 	files           []*fileResult
-	// inputTypes are the names of the instance types of the inputs.
+	// kept are the instance types of the inputs kept for the catalog while the files are
+	// read; inputTypes their names.
+	kept       *keptTypes
 	inputTypes map[string]bool
 	// later are the findings about a file found once every file is read: of its names
 	// and its workloads.
 	later map[*fileResult][]Finding
+	// placementsCut is set once a workload is left out of Report.Placements, past
+	// MaxPlacements.
+	placementsCut bool
 	// pendingBytes is about the memory the workloads kept take (see maxPending).
 	pendingBytes atomic.Int64
 	supp         suppressor
@@ -128,6 +147,28 @@ func start(inputs []Input, opts Options) (*run, error) {
 			return nil, &usageError{"bad --exclude pattern " + strconv.Quote(pat) + ": " + err.Error()}
 		}
 	}
+	// Directories that patterns are relative to are made absolute once, from the working
+	// directory of the run's start.
+	var cwd string
+	absDir := func(dir string) (string, error) {
+		if filepath.IsAbs(dir) {
+			return filepath.Clean(dir), nil
+		}
+		if cwd == "" {
+			var err error
+			if cwd, err = os.Getwd(); err != nil {
+				return "", err
+			}
+		}
+		return filepath.Join(cwd, dir), nil
+	}
+	ex := excluder{patterns: opts.Exclude}
+	if opts.ExcludeDir != "" {
+		var err error
+		if ex.dir, err = absDir(opts.ExcludeDir); err != nil {
+			return nil, err
+		}
+	}
 	var ignores []Ignore
 	for _, ig := range opts.Ignore {
 		parsed, err := ParseIgnore(ig.Rule + "=" + ig.Glob)
@@ -135,6 +176,11 @@ func start(inputs []Input, opts Options) (*run, error) {
 			return nil, &usageError{"bad ignore of " + strconv.Quote(ig.Rule) + ": " + err.Error()}
 		}
 		parsed.Source = ig.Source
+		if ig.Dir != "" && ig.Glob != "" {
+			if parsed.Dir, err = absDir(ig.Dir); err != nil {
+				return nil, err
+			}
+		}
 		ignores = append(ignores, parsed)
 	}
 	r := &run{
@@ -142,15 +188,15 @@ func start(inputs []Input, opts Options) (*run, error) {
 		vopts:  validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: opts.StrictSubset},
 		limit:  cmp.Or(opts.MaxFindings, DefaultMaxFindings),
 		later:  map[*fileResult][]Finding{},
-		supp:   suppressor{ignores: ignores},
+		supp:   suppressor{ignores: ignores, cwd: cwd},
 		report: &Report{origins: map[string]Origin{}},
 	}
 	var err error
-	if r.srcs, r.walked, r.walkSkips, err = expand(inputs, opts.Exclude); err != nil {
+	if r.srcs, r.walked, r.walkSkips, err = expand(inputs, ex); err != nil {
 		return nil, err
 	}
 	if len(opts.Catalog) > 0 {
-		srcs, problems, skipped, err := expand(opts.Catalog, opts.Exclude)
+		srcs, problems, skipped, err := expand(opts.Catalog, ex)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +205,7 @@ func start(inputs []Input, opts Options) (*run, error) {
 		r.cluster.skipped = append(r.cluster.skipped, skipped...)
 	}
 	if len(opts.Computes) > 0 {
-		srcs, problems, skipped, err := expand(opts.Computes, opts.Exclude)
+		srcs, problems, skipped, err := expand(opts.Computes, ex)
 		if err != nil {
 			return nil, err
 		}
@@ -168,7 +214,7 @@ func start(inputs []Input, opts Options) (*run, error) {
 		r.walkSkips = append(r.walkSkips, skipped...)
 	}
 	if len(opts.Nodes) > 0 {
-		srcs, problems, skipped, err := expand(opts.Nodes, opts.Exclude)
+		srcs, problems, skipped, err := expand(opts.Nodes, ex)
 		if err != nil {
 			return nil, err
 		}
@@ -191,15 +237,28 @@ func start(inputs []Input, opts Options) (*run, error) {
 // holding workloads, kept for checkWorkloads.
 func (r *run) readInputs() {
 	r.files = make([]*fileResult, len(r.srcs))
+	room := maxInstanceTypes
+	if r.cluster != nil {
+		room -= len(r.cluster.types)
+	}
+	r.kept = newKeptTypes(len(r.srcs), max(0, room))
 	inParallel(r.srcs, func(i int, data []byte, err error) {
-		r.files[i] = r.checkFile(r.srcs[i], data, err)
+		r.files[i] = r.checkFile(i, r.srcs[i], data, err)
 	})
+	for i, f := range r.files {
+		f.types = r.kept.files[i]
+		if at := r.kept.dropped[i]; at.Line > 0 {
+			r.addLater(f, tooMany(f.name, at))
+		}
+	}
+	r.kept = nil
 	r.report.Files = len(r.srcs)
 	for _, f := range r.files {
 		for _, c := range f.computes {
 			r.computes.add(c)
 		}
 	}
+	r.computeFindings = append(r.computeFindings, r.computes.conflicts...)
 }
 
 // formCatalog forms the catalog: the built-in default, the cluster's instance types, then
@@ -251,7 +310,7 @@ func (r *run) checkNames() {
 	}
 	for i, errs := range validate.UniqueNames(defs) {
 		for _, e := range errs {
-			r.later[owners[i]] = append(r.later[owners[i]], Finding{File: places[i].file, Position: places[i].namePos, Err: e})
+			r.addLater(owners[i], Finding{File: places[i].file, Position: places[i].namePos, Err: e})
 		}
 	}
 }
@@ -261,25 +320,35 @@ func (r *run) checkNames() {
 func (r *run) checkWorkloads() {
 	w := workloadCheck{catalog: r.report.Catalog, opts: r.vopts, index: r.index, inputTypes: r.inputTypes, keep: !r.opts.NoPlacements,
 		computes: &r.computes, tolerations: r.opts.Tolerations}
-	check := func(f *fileResult, p *pending) {
+	checkOne := func(f *fileResult, p *pending) {
 		c := r.computes.lookup(&p.w)
 		if c.def != nil && !c.def.c.Kubernetes() {
 			f.skipped = append(f.skipped, Skip{File: f.name, Line: p.line, Reason: skipReason(p, c.def)})
+			if r.limit >= 0 && len(f.skipped) > 2*r.limit+64 {
+				var n int
+				f.skipped, n = cappedSkips(f.skipped, r.limit)
+				f.moreSkips += n
+			}
 			if p.path == nil {
 				f.documents-- // the document is its workload: it is skipped, not checked
 			}
 			return
 		}
 		pl, fs := w.check(p, c)
-		if w.keep {
+		switch {
+		case !w.keep:
+		case len(r.report.Placements) < maxPlacements:
 			r.report.Placements = append(r.report.Placements, pl)
+		case !r.placementsCut:
+			r.placementsCut = true
+			fs = append(fs, placementsCut(f.name, p.line))
 		}
-		r.later[f] = append(r.later[f], fs...)
+		r.addLater(f, fs...)
 		r.report.Workloads++
 	}
 	for _, f := range r.files {
 		for i := range f.workloads {
-			check(f, &f.workloads[i])
+			checkOne(f, &f.workloads[i])
 		}
 		f.workloads = nil
 		if !f.again {
@@ -287,18 +356,18 @@ func (r *run) checkWorkloads() {
 		}
 		data, err := f.data, error(nil)
 		if data == nil {
-			data, err = f.src.read()
+			data, err = f.src.read(nil)
 		}
 		if err != nil {
 			// The file is gone or changed since it was read: say so rather than miss its
 			// workloads.
-			r.later[f] = append(r.later[f], manifest.FileProblem(f.name, 1, manifest.UnreadableFile, "cannot read again: "+pathError(err)))
+			r.addLater(f, manifest.FileProblem(f.name, 1, manifest.UnreadableFile, "cannot read again: "+pathError(err)))
 			continue
 		}
 		manifest.Scan(f.name, data, func(d *manifest.Document) {
 			for _, item := range d.Workloads {
 				p := keepWorkload(d, item)
-				check(f, &p)
+				checkOne(f, &p)
 			}
 		})
 		f.data = nil
@@ -345,9 +414,11 @@ func (r *run) finish() *Report {
 		}
 	}
 	var suppressed []Suppressed
+	moreSuppressed := 0
 	for _, f := range r.files {
 		rep.Documents += f.documents
-		rep.Skipped = append(rep.Skipped, f.skipped...)
+		skipped, more := cappedSkips(f.skipped, r.limit)
+		rep.Skipped = append(rep.Skipped, withMoreSkips(f.name, skipped, f.moreSkips+more)...)
 		later := r.later[f]
 		if fs, ok := others[f.name]; ok {
 			// A finding of reading the file twice is one, kept or suppressed.
@@ -364,7 +435,8 @@ func (r *run) finish() *Report {
 		about := append(f.commentProblems, unused(f.name, f.comments)...)
 		later = append(later, r.supp.filter(about, nil, &f.suppressed)...)
 		suppressed = append(suppressed, f.suppressed...)
-		rep.Findings = append(rep.Findings, capped(f.name, f.findings, f.more, later, r.limit)...)
+		moreSuppressed += f.moreSuppressed
+		rep.Findings = append(rep.Findings, capped(f.name, f.findings, f.more+f.moreLater, later, r.limit)...)
 	}
 	for _, file := range otherFiles {
 		if fs, ok := others[file]; ok {
@@ -373,7 +445,7 @@ func (r *run) finish() *Report {
 			delete(others, file)
 		}
 	}
-	rep.SuppressedCount = len(suppressed)
+	rep.SuppressedCount = len(suppressed) + moreSuppressed
 	rep.Suppressed = sortSuppressed(suppressed, r.limit)
 	sortFindings(rep.Findings)
 	slices.SortStableFunc(rep.Skipped, func(a, b Skip) int {
@@ -493,6 +565,10 @@ type fileResult struct {
 	again     bool
 	data      []byte
 	documents int
+	// moreSkips, moreLater and moreSuppressed count the skipped documents, the findings
+	// found once every file is read, and the suppressed findings let go past twice the
+	// limit of a file's (see addLater).
+	moreSkips, moreLater, moreSuppressed int
 	// comments are the file's suppression comments; commentProblems the findings about
 	// them known once the file is read; suppressed the findings they and the Ignores
 	// suppressed.
@@ -505,7 +581,7 @@ type fileResult struct {
 // instance type by itself. It keeps what the check of its workloads needs (see pending),
 // within the run's budget for them (maxPending); past it, the file is read again to check
 // them (fileResult.again).
-func (r *run) checkFile(s source, data []byte, err error) *fileResult {
+func (r *run) checkFile(i int, s source, data []byte, err error) *fileResult {
 	res := &fileResult{src: s, name: s.name}
 	if err != nil {
 		res.findings = r.supp.filter([]Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}, nil, &res.suppressed)
@@ -516,9 +592,9 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 			" (under its templates/, beside its Chart.yaml): not a manifest until rendered (helm template)"}}
 		return res
 	}
-	res.comments, res.commentProblems = readComments(s.name, data)
 	keep := func(fs []Finding) {
 		fs = r.supp.filter(fs, res.comments, &res.suppressed)
+		r.trimSuppressed(res)
 		manifest.SortFindings(fs)
 		room := len(fs)
 		if r.limit >= 0 {
@@ -529,6 +605,7 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 	}
 	nodeDocs := 0
 	f := manifest.Scan(s.name, data, func(d *manifest.Document) {
+		res.addComments(d.Suppressions)
 		// Nodes among the inputs are skipped, their problems with them.
 		errs := d.Errors
 		if len(d.Nodes) > 0 {
@@ -539,7 +616,7 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 			res.skipped = append(res.skipped, Skip{File: s.name, Line: d.Line, Reason: nodesSkipped(len(d.Nodes))})
 		}
 		for _, c := range d.Computes {
-			res.computes = append(res.computes, computeDef{c: c.Object, file: s.name, line: c.Line})
+			res.computes = append(res.computes, defineCompute(d, s.name, c))
 		}
 		for _, it := range d.InstanceTypes {
 			errs = append(errs, validate.InstanceType(it.Object, it.Path, r.vopts)...)
@@ -548,7 +625,7 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 			}
 			if it.Object.Name != "" {
 				pos := d.Position(it.Path.Child("metadata", "name").String())
-				res.types = append(res.types, typeDef{it: it.Object, file: s.name, namePos: pos, path: it.Path})
+				r.kept.add(i, typeDef{it: compact(it.Object), file: s.name, namePos: pos, path: it.Path})
 			}
 		}
 		keep(d.Locate(errs))
@@ -566,12 +643,13 @@ func (r *run) checkFile(s source, data []byte, err error) *fileResult {
 			res.workloads = append(res.workloads, keepWorkload(d, w))
 		}
 	})
+	res.addComments(f.Suppressions)
 	keep(f.Errors)
 	res.documents = f.Checked - nodeDocs
 	for _, sk := range f.Skipped {
 		res.skipped = append(res.skipped, Skip{File: s.name, Line: sk.Line, Reason: sk.Reason})
 	}
-	res.skipped = cappedSkips(res.skipped, r.limit)
+	res.skipped, res.moreSkips = cappedSkips(res.skipped, r.limit)
 	return res
 }
 
@@ -592,16 +670,16 @@ func withoutNodes(d *manifest.Document) field.ErrorList {
 	return errs
 }
 
-// cappedSkips keeps the first limit skipped documents of a file, in line order, and one
-// more that counts the rest, so that a file of many documents of other kinds (a rendered
-// chart) does not make the report grow without bound. Reasons are shared between the
-// documents that have the same one.
-func cappedSkips(skips []Skip, limit int) []Skip {
+// cappedSkips sorts the skipped documents of a file in line order and keeps the first
+// limit, returning how many it let go, so that a file of many documents of other kinds (a
+// rendered chart) does not make the report grow without bound (withMoreSkips counts the
+// rest in the report). Reasons are shared between the documents that have the same one.
+func cappedSkips(skips []Skip, limit int) ([]Skip, int) {
 	slices.SortStableFunc(skips, func(a, b Skip) int { return a.Line - b.Line })
+	rest := 0
 	if limit >= 0 && len(skips) > limit {
-		rest := len(skips) - limit
-		skips = append(skips[:limit:limit], Skip{File: skips[0].File, Line: skips[limit-1].Line,
-			Reason: strconv.Itoa(rest) + " more documents of this file skipped"})
+		rest = len(skips) - limit
+		skips = append([]Skip(nil), skips[:limit]...)
 	}
 	reasons := map[string]string{}
 	for i := range skips {
@@ -611,7 +689,49 @@ func cappedSkips(skips []Skip, limit int) []Skip {
 			reasons[skips[i].Reason] = skips[i].Reason
 		}
 	}
-	return slices.Clip(skips)
+	return slices.Clip(skips), rest
+}
+
+// withMoreSkips adds to the skipped documents of file kept one that counts the more let go.
+func withMoreSkips(file string, skips []Skip, more int) []Skip {
+	if more == 0 {
+		return skips
+	}
+	line := 1
+	if len(skips) > 0 {
+		line = skips[len(skips)-1].Line
+	}
+	return append(skips, Skip{File: file, Line: line, Reason: strconv.Itoa(more) + " more documents of this file skipped"})
+}
+
+// addLater adds findings about the file f found once every file is read (of its names and
+// workloads), in memory bounded whatever their number: suppressed ones are set aside as
+// they come (see trimSuppressed), and once the rest are more than twice the limit of a
+// file's findings, only the first limit by place are kept, and the others counted: the
+// report keeps the first limit of all a file's findings, which are among those.
+func (r *run) addLater(f *fileResult, fs ...Finding) {
+	later := append(r.later[f], r.supp.filter(fs, f.comments, &f.suppressed)...)
+	if r.limit >= 0 && len(later) > 2*r.limit+64 {
+		manifest.SortFindings(later)
+		f.moreLater += len(later) - r.limit
+		later = append([]Finding(nil), later[:r.limit]...)
+	}
+	r.later[f] = later
+	r.trimSuppressed(f)
+}
+
+// trimSuppressed keeps the first limit suppressed findings of f by place, counting the
+// others, once they are more than twice the limit: the report lists the first limit of a
+// file's, and counts them all.
+func (r *run) trimSuppressed(f *fileResult) {
+	if r.limit < 0 || len(f.suppressed) <= 2*r.limit+64 {
+		return
+	}
+	slices.SortStableFunc(f.suppressed, func(a, b Suppressed) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	f.moreSuppressed += len(f.suppressed) - r.limit
+	f.suppressed = append([]Suppressed(nil), f.suppressed[:r.limit]...)
 }
 
 // catalogInputs are the instance types of Options.Catalog.
@@ -626,16 +746,24 @@ type catalogInputs struct {
 func readCatalog(srcs []source) *catalogInputs {
 	c := &catalogInputs{}
 	for _, s := range srcs {
-		data, err := s.read()
+		data, err := s.read(nil)
 		if err != nil {
 			c.findings = append(c.findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
 			continue
 		}
+		dropped := false
 		f := manifest.Scan(s.name, data, func(d *manifest.Document) {
 			for _, it := range d.InstanceTypes {
-				if it.Object.Name != "" {
-					pos := d.Position(it.Path.Child("metadata", "name").String())
-					c.types = append(c.types, typeDef{it: it.Object, file: s.name, namePos: pos, path: it.Path})
+				if it.Object.Name == "" {
+					continue
+				}
+				pos := d.Position(it.Path.Child("metadata", "name").String())
+				switch {
+				case len(c.types) < maxInstanceTypes:
+					c.types = append(c.types, typeDef{it: compact(it.Object), file: s.name, namePos: pos, path: it.Path})
+				case !dropped:
+					dropped = true
+					c.findings = append(c.findings, tooMany(s.name, pos))
 				}
 			}
 		})
@@ -654,22 +782,28 @@ func inParallel(srcs []source, work func(i int, data []byte, err error)) {
 	workers := min(runtime.GOMAXPROCS(0), len(srcs))
 	if workers <= 1 {
 		for i, s := range srcs {
-			data, err := s.read()
+			data, err := s.read(nil)
 			work(i, data, err)
 		}
 		return
 	}
 	budget := newBudget(manifest.MaxNodes)
 	var wg sync.WaitGroup
-	next := make(chan int)
+	var next atomic.Int64 // the next source to read: taken, not handed over, so no worker waits for another
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				held := readCost(srcs[i].size())
-				budget.take(held)
-				data, err := srcs[i].read()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(srcs) {
+					return
+				}
+				held := 0 // taken once the source's size is known, before it is read
+				data, err := srcs[i].read(func(size int64) {
+					held = readCost(size)
+					budget.take(held)
+				})
 				if need := min(manifest.NodeBound(data), manifest.MaxNodes); need < held {
 					budget.give(held - need)
 					held = need
@@ -686,10 +820,6 @@ func inParallel(srcs []source, work func(i int, data []byte, err error)) {
 			}
 		}()
 	}
-	for i := range srcs {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 }
 

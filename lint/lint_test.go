@@ -410,6 +410,37 @@ func TestUnopenableNamedInput(t *testing.T) {
 	}
 }
 
+// unlistableFS is a file system whose directory "locked" cannot be listed, as a directory
+// without read permission (mode 000, or execute-only) cannot.
+type unlistableFS struct{ fstest.MapFS }
+
+func (f unlistableFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "locked" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return f.MapFS.ReadDir(name)
+}
+
+// A directory named as an input that cannot be read is an error, as a file is (the
+// command's exit status 2), whoever runs the check: root lists an OS directory without
+// read permission, so this uses an fs.FS that refuses. Met in a walk, it is a finding, and
+// the walk goes on.
+func TestUnreadableNamedDirectory(t *testing.T) {
+	fsys := unlistableFS{fstest.MapFS{
+		"locked/types.yaml": {Data: []byte(instanceType("a", okResources))},
+		"open/types.yaml":   {Data: []byte(instanceType("b", okResources))},
+	}}
+	_, err := lint.Run([]lint.Input{lint.FS(fsys, "locked")}, lint.Options{})
+	var pe *fs.PathError
+	if !errors.Is(err, fs.ErrPermission) || !errors.As(err, &pe) || pe.Path != "locked" {
+		t.Errorf("Run(locked) = %v; want a permission error naming locked", err)
+	}
+	r, err := lint.Run([]lint.Input{lint.FS(fsys, ".")}, lint.Options{})
+	if err != nil || r.Files != 2 || len(r.Findings) != 1 || r.Findings[0].File != "locked" || r.Findings[0].TypeName() != "UnreadableFile" {
+		t.Errorf("Run(.) = %v, %v; want one UnreadableFile finding at locked, and open/types.yaml read", err, findings(r))
+	}
+}
+
 // Past its budget for the workloads it keeps until the catalog is formed, a run reads the
 // files that hold the rest a second time: the report is the same either way, every file,
 // a reader's included, checked.

@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -32,7 +34,7 @@ func readNodes(srcs []source) *nodeInputs {
 	}
 	seen := map[string]place{}
 	for _, s := range srcs {
-		data, err := s.read()
+		data, err := s.read(nil)
 		if err != nil {
 			ni.findings = append(ni.findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
 			continue
@@ -69,12 +71,74 @@ func typeFit(index *fit.Index, it manifest.Item[*instancetype.InstanceType], ext
 	d := fit.DemandOf(sel, it.Object.Spec.Resources.Requests, it.Object.Spec.Resources.Limits)
 	d.Tolerations = tols
 	res := index.Check(d)
-	return res.Errors(spec.Child("nodeSelector"), func(name instancetype.ResourceName) *field.Path {
+	errs := res.Errors(spec.Child("nodeSelector"), func(name instancetype.ResourceName) *field.Path {
 		if name == instancetype.ResourceCPU || name == instancetype.ResourceMemory {
 			return spec.Child("resources", "requests").Key(string(name))
 		}
 		return spec.Child("resources", "limits").Key(string(name))
 	})
+	if keys := scopeTaints(index, d, res, "", ""); len(keys) > 0 {
+		hint := "; an instance type names no workspace or resource group, and Azure ML's pods tolerate the " + taintWords(keys) +
+			" of their own only: check the workloads that use it, on their computes (--computes), or add " + tolerateFlags(keys)
+		for _, e := range errs {
+			e.Detail += hint
+		}
+	}
+	return errs
+}
+
+// scopeTaints returns the keys of the resource-group and workspace taints (fit's
+// TaintResourceGroup, TaintWorkspace) that keep a demand off nodes it would otherwise be
+// scheduled on, when its resource group (rg) or workspace (ws) is not known (""), so that
+// it tolerates no value of them: tolerating those keys, whatever their values, makes more
+// nodes candidates. It returns nil when the demand fits, or the taints are not why it
+// does not.
+func scopeTaints(index *fit.Index, d fit.Demand, res fit.Result, rg, ws string) []string {
+	if res.Fits > 0 || res.Tainted == 0 {
+		return nil
+	}
+	var keys []string
+	if ws == "" {
+		keys = append(keys, fit.TaintWorkspace)
+	}
+	if rg == "" {
+		keys = append(keys, fit.TaintResourceGroup)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	more := d
+	more.Tolerations = slices.Clone(d.Tolerations)
+	for _, k := range keys {
+		more.Tolerations = append(more.Tolerations, fit.Toleration{Key: k, Exists: true})
+	}
+	if index.Check(more).Candidates <= res.Candidates {
+		return nil
+	}
+	// Name only the keys that make a difference alone, when one does.
+	var alone []string
+	for _, k := range keys {
+		one := d
+		one.Tolerations = append(slices.Clone(d.Tolerations), fit.Toleration{Key: k, Exists: true})
+		if index.Check(one).Candidates > res.Candidates {
+			alone = append(alone, k)
+		}
+	}
+	if len(alone) > 0 {
+		return alone
+	}
+	return keys
+}
+
+// taintWords names the taints of keys: "ml.azure.com/workspace taints", "ml.azure.com/workspace
+// and ml.azure.com/resource-group taints".
+func taintWords(keys []string) string {
+	return strings.Join(keys, " and ") + " taints"
+}
+
+// tolerateFlags are the --tolerate flags that tolerate keys, whatever their values.
+func tolerateFlags(keys []string) string {
+	return "--tolerate " + strings.Join(keys, " --tolerate ")
 }
 
 // workloadFit is the finding of a workload's fit: at its instance type, or, for one with

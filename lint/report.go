@@ -27,10 +27,13 @@ type Report struct {
 	// Options.MaxFindings of each file. SuppressedCount is how many there were in all.
 	Suppressed      []Suppressed
 	SuppressedCount int
-	// Placements are what each deployment and job gets, in the order of the inputs.
+	// Placements are what each deployment and job gets, in the order of the inputs: of
+	// the first MaxPlacements workloads (a finding says where the rest begin).
 	Placements []Placement
 	// Catalog is the catalog workloads were checked against: the built-in default, the
-	// cluster's instance types (Options.Catalog) and, over them, those of the inputs.
+	// cluster's instance types (Options.Catalog) and, over them, those of the inputs, at
+	// most MaxInstanceTypes of them. Its instance types hold their name and spec, not the
+	// rest of their metadata.
 	Catalog *resolve.Catalog
 	// NamesChecked reports that the catalog holds instance types of the cluster or the
 	// inputs, so that a workload's instance type was looked up in it. Without any, names

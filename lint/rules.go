@@ -60,6 +60,8 @@ var registry = []Rule{
 	{rules.Unreadable, "UnreadableFile", "every file can be read", ""},
 	{rules.Nodes, "ClusterNodes", "the cluster's nodes (--nodes) can be used: allocatable quantities, one node per name", ""},
 	{rules.ComputeNotFound, "ComputeNotFound", "with --computes, the compute target a workload names is among them", ""},
+	{rules.ComputeType, "ComputeType", "a compute target's type is one Azure ML knows: kubernetes, amlcompute, computeinstance, virtualmachine, synapsespark", ""},
+	{rules.ComputeConflict, "ComputeConflict", "a compute target given more than once (compute files, --computes) has one type", ""},
 	{rules.Fit, "NodeFit", "an instance type, and a workload with resources of its own, fits some schedulable node", ""},
 	{rules.TooManyFindings, "TooManyFindings", "the findings of a file beyond the most reported are counted", ""},
 	{rules.Suppression, "SuppressionComment", "a suppression comment names known rules and suppresses something", ""},

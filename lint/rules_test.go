@@ -68,6 +68,8 @@ var ruleCases = []struct {
 	{"compute-not-found", []string{"a.yaml", jobOn + "azureml:k9s\n", "t.yaml", small}, func(*testing.T) lint.Options {
 		return lint.Options{Computes: []lint.Input{lint.Bytes("computes.json", []byte(computeList))}}
 	}},
+	{"compute-type", []string{"c.yaml", "name: k8s\ntype: kuberentes\n"}, nil},
+	{"compute-conflict", []string{"c.yaml", "name: k8s\ntype: kubernetes\n", "d.yaml", "name: k8s\ntype: amlcompute\n"}, nil},
 	{"fit", []string{"a.yaml", instanceType("a", "    requests: {cpu: \"8\", memory: 1Gi}\n    limits: {cpu: \"8\", memory: 2Gi}\n")}, func(*testing.T) lint.Options {
 		return lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", []byte(nodesFile))}}
 	}},

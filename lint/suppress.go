@@ -15,7 +15,8 @@ import (
 
 // Findings are suppressed in two ways:
 //
-//   - a suppression comment in the finding's file (manifest.Suppressions):
+//   - a suppression comment in the finding's file (read with each document, from its one
+//     parse: manifest.Document.Suppressions and File.Suppressions):
 //     "# instancetype:ignore R9" after the finding's line, alone on the line above it (or
 //     above a block of comment lines above it), or alone at the top of its document for
 //     the whole document. A comment that names no rule, a rule that does not exist, or a
@@ -24,8 +25,8 @@ import (
 //     suppressed by comments, only by an Ignore of "suppression".
 //   - an Ignore (Options.Ignore: --ignore RULE[=GLOB], the config file's ignore): a rule,
 //     everywhere or in the files whose paths match a pattern. An Ignore that suppresses
-//     nothing is not reported: a run may check some of the files only (a pre-commit hook
-//     gives the files changed).
+//     nothing is not reported: a run may check some of the files only (those of the
+//     inputs it is given), and a config file's ignores are written for all of them.
 //
 // A finding both suppress is counted for the comment. Suppressed findings are not in
 // Report.Findings, but in Report.Suppressed, with what suppressed each. The count of a
@@ -37,8 +38,14 @@ type Ignore struct {
 	Rule string
 	// Glob, when set, limits the Ignore to the files whose path, or a trailing part of it
 	// that starts at a path element, matches it (path.Match), as the patterns of
-	// Options.Exclude match: "legacy/*", "*.json", "deploy".
+	// Options.Exclude match: "legacy/*", "*.json", "deploy". The path is the file's as
+	// findings name it, or, with Dir, relative to Dir.
 	Glob string
+	// Dir, when set, is the directory Glob is relative to (relative itself to the working
+	// directory, unless absolute): a finding's file is matched by its path relative to
+	// Dir, so that the Ignore names the same files from any working directory. The
+	// ignores of a config file have its directory (Config.Dir).
+	Dir string
 	// Source says where the Ignore was given, for Suppressed.By: "--ignore R9",
 	// ".instancetype.yaml:7". Empty means "Options.Ignore".
 	Source string
@@ -85,12 +92,24 @@ func suggestRule(id string) string {
 	return ""
 }
 
-// matches reports whether the Ignore applies to the finding f.
-func (ig Ignore) matches(f Finding) bool {
+// matches reports whether the Ignore, whose Dir is absolute, applies to the finding f; cwd
+// is the working directory its file is named from.
+func (ig Ignore) matches(f Finding, cwd string) bool {
 	if f.Rule() != ig.Rule {
 		return false
 	}
-	return ig.Glob == "" || excluded(filepath.ToSlash(f.File), []string{ig.Glob})
+	if ig.Glob == "" {
+		return true
+	}
+	p := filepath.ToSlash(f.File)
+	if ig.Dir != "" {
+		abs := f.File
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, abs)
+		}
+		p = relPath(abs, ig.Dir)
+	}
+	return excluded(p, []string{ig.Glob})
 }
 
 func (ig Ignore) source() string {
@@ -129,22 +148,29 @@ type comments struct {
 	docs []int
 }
 
-// readComments returns the suppression comments of a file named name, and the findings
+// addComments adds suppression comments of the file (as package manifest's reader hands
+// them over, a document's with it, before its findings are filtered), and the findings
 // about them that do not depend on the file's findings: a comment that names no rule, or
-// one that does not exist. It returns nil comments for a file without any.
-func readComments(name string, data []byte) (*comments, []Finding) {
-	var out []comment
-	var bad []Finding
-	for _, s := range manifest.Suppressions(data) {
+// one that does not exist. A file without any keeps nil comments.
+func (res *fileResult) addComments(ss []manifest.Suppression) {
+	if len(ss) == 0 {
+		return
+	}
+	cs := res.comments
+	if cs == nil {
+		cs = &comments{byLine: map[int][]int{}}
+		res.comments = cs
+	}
+	for _, s := range ss {
 		c := comment{Suppression: s}
 		if len(s.Rules) == 0 {
-			bad = append(bad, suppressionFinding(name, s.Position,
+			res.commentProblems = append(res.commentProblems, suppressionFinding(res.name, s.Position,
 				"this suppression comment names no rule: write the ids of the rules it suppresses, # "+manifest.IgnoreMarker+" R9 ('instancetype rules' lists them)"))
 		}
 		for _, id := range s.Rules {
 			r, ok := LookupRule(id)
 			if !ok {
-				bad = append(bad, suppressionFinding(name, s.Position,
+				res.commentProblems = append(res.commentProblems, suppressionFinding(res.name, s.Position,
 					"unknown rule "+clip.Quote(id)+suggestRule(id)+" in this suppression comment ('instancetype rules' lists the rules)"))
 				continue
 			}
@@ -153,21 +179,17 @@ func readComments(name string, data []byte) (*comments, []Finding) {
 			}
 		}
 		c.used = make([]int, len(c.ids))
-		out = append(out, c)
-	}
-	if len(out) == 0 {
-		return nil, bad
-	}
-	cs := &comments{all: out, byLine: map[int][]int{}}
-	for i, c := range out {
-		if c.Scope == manifest.ScopeDocument {
-			cs.docs = append(cs.docs, i)
-		} else {
+		i := len(cs.all)
+		cs.all = append(cs.all, c)
+		if c.Scope != manifest.ScopeDocument {
 			cs.byLine[c.From] = append(cs.byLine[c.From], i)
+			continue
 		}
+		// In order of first line, after those of the same: documents come in file order,
+		// but the file's own comments (of documents skipped) come last.
+		j, _ := slices.BinarySearchFunc(cs.docs, c.From+1, func(k, l int) int { return cmp.Compare(cs.all[k].From, l) })
+		cs.docs = slices.Insert(cs.docs, j, i)
 	}
-	slices.SortStableFunc(cs.docs, func(a, b int) int { return cmp.Compare(out[a].From, out[b].From) })
-	return cs, bad
 }
 
 // covering calls fn with the comments that apply to line, those of the line first, until
@@ -198,7 +220,8 @@ func suppressionFinding(file string, pos manifest.Position, detail string) Findi
 
 // suppressor applies a run's suppressions.
 type suppressor struct {
-	ignores []Ignore
+	ignores []Ignore // their Dirs absolute
+	cwd     string   // the working directory, when an Ignore has a Dir
 }
 
 // filter returns the findings of fs that no suppression suppresses, and appends the others
@@ -233,7 +256,7 @@ findings:
 			}
 		}
 		for _, ig := range s.ignores {
-			if ig.matches(f) {
+			if ig.matches(f, s.cwd) {
 				*out = append(*out, Suppressed{Finding: f, By: ig.source()})
 				continue findings
 			}

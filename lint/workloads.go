@@ -1,10 +1,13 @@
 package lint
 
 import (
+	"strings"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
@@ -127,7 +130,14 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 		fits = &res
 		if len(found) == 0 && (own || !c.inputTypes[pl.InstanceType]) {
 			// The instance type's own fit is reported at it, when it is an input.
-			found = p.at.Locate(workloadFit(res, manifest.Item[*resolve.Workload]{Path: p.path, Object: w}, own))
+			errs := workloadFit(res, manifest.Item[*resolve.Workload]{Path: p.path, Object: w}, own)
+			if keys := scopeTaints(c.index, d, res, cp.rg, cp.ws); len(keys) > 0 {
+				hint := scopeHint(keys, cp.name)
+				for _, e := range errs {
+					e.Detail += hint
+				}
+			}
+			found = p.at.Locate(errs)
 		}
 	}
 	if p.note != "" {
@@ -148,4 +158,30 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 		}
 	}
 	return placement, found
+}
+
+// scopeHint says why the nodes tainted for a workspace or resource group (keys, see
+// scopeTaints) exclude a workload on the compute named compute ("" for none known): its
+// workspace or resource group is not known, so its pods tolerate no value of those taints;
+// --computes from az ml compute list names them (a compute named without an ARM id has
+// them from there), or --tolerate tolerates them.
+func scopeHint(keys []string, compute string) string {
+	var unknown []string
+	for _, k := range keys {
+		if k == fit.TaintWorkspace {
+			unknown = append(unknown, "workspace")
+		} else {
+			unknown = append(unknown, "resource group")
+		}
+	}
+	what, verb := strings.Join(unknown, " and "), " is"
+	if len(unknown) > 1 {
+		verb = " are"
+	}
+	if compute == "" {
+		return "; its " + what + verb + " not known, so its pods tolerate no value of the " + taintWords(keys) + ": add " + tolerateFlags(keys)
+	}
+	return "; the " + what + " of compute " + clip.Quote(compute) + verb + " not known (it is named without an ARM id), so its pods tolerate no value of the " +
+		taintWords(keys) + ": give --computes what az ml compute list -o json prints (each compute's id names its workspace and resource group), or add " +
+		tolerateFlags(keys)
 }

@@ -257,3 +257,37 @@ func TestComputeList(t *testing.T) {
 		}
 	}
 }
+
+// A file given as compute targets (ScanComputes) is read as compute targets: a mapping of a
+// name and a type, whatever else it holds or lacks, and a list of them; anything else is
+// skipped.
+func TestScanComputes(t *testing.T) {
+	for _, tt := range []struct {
+		src   string
+		names []string // of the computes read, in order
+	}{
+		{"name: k8s\ntype: kubernetes\n", []string{"k8s"}},
+		{"name: k8s\ntype: kubernetes\nidentity:\n  type: system_assigned\n", []string{"k8s"}},
+		{"$schema: https://azuremlschemas.azureedge.net/latest/kubernetesCompute.schema.json\nname: k8s\ntype: kubernetes\nresource_id: /subscriptions/s\n", []string{"k8s"}},
+		{"name: k8s\ntype: kubernetes\nauth_mode: key\n", []string{"k8s"}}, // among manifests, an endpoint
+		{"- {name: a, type: kubernetes}\n- {name: b, type: amlcompute}\n", []string{"a", "b"}},
+		{"name: a\ntype: amlcompute\n---\nname: b\ntype: kubernetes\n", []string{"a", "b"}},
+		{"apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata: {name: a}\n", nil},
+		{"name: a\n", nil},
+		{"- {name: a}\n", nil},
+		{"[]\n", nil},
+	} {
+		var names []string
+		f := manifest.ScanComputes("c.yaml", []byte(tt.src), func(d *manifest.Document) {
+			for _, c := range d.Computes {
+				names = append(names, c.Object.Name)
+			}
+		})
+		if !slices.Equal(names, tt.names) {
+			t.Errorf("ScanComputes(%q): computes %q; want %q", tt.src, names, tt.names)
+		}
+		if len(tt.names) == 0 && len(f.Skipped) == 0 {
+			t.Errorf("ScanComputes(%q): nothing skipped", tt.src)
+		}
+	}
+}

@@ -33,7 +33,7 @@ func treeNodes(n *yaml.Node) int {
 
 // checkBound checks the bound on every document of data the reader reads.
 func checkBound(t interface{ Fatalf(string, ...any) }, data []byte) {
-	for _, c := range yamlChunks(data, func(int, string) {}) {
+	for c := range yamlChunks(data, func(int, string) {}) {
 		var doc yaml.Node
 		if err := yaml.Unmarshal(c.data, &doc); err != nil {
 			continue

@@ -57,7 +57,9 @@ type Suppression struct {
 // apply: both have none.
 //
 // A file without the marker costs a search for it; only the documents that hold it are
-// parsed again.
+// parsed. Parse and Scan read the same comments from the parse they make of each document
+// anyway, and hand them over with it (Document.Suppressions, File.Suppressions): a caller
+// that reads the file with them need not call Suppressions.
 func Suppressions(data []byte) []Suppression {
 	if len(data) > MaxFileSize {
 		return nil
@@ -73,40 +75,46 @@ func Suppressions(data []byte) []Suppression {
 	if _, ok := templateAction(text); ok {
 		return nil
 	}
-	chunks := yamlChunks(text, func(int, string) {})
 	var out []Suppression
 	at := cursor{data: text, line: 1}
-	for i, c := range chunks {
+	// Each document is read once the one after it is cut: comments of a document without
+	// content apply to the next.
+	var prev chunk
+	for c := range yamlChunks(text, func(int, string) {}) {
+		if prev.data != nil && bytes.Contains(prev.data, []byte(IgnoreMarker)) {
+			next := c
+			out = append(out, chunkSuppressions(prev, &next)...)
+		}
 		if c.line >= 2 {
 			// The "---" line that ends the document before this one belongs to neither; a
 			// comment there applies to this one, as one on the first line of a file does.
-			if sep := at.lineAt(c.line - 1); bytes.Contains(sep, []byte(IgnoreMarker)) {
-				if _, hash := commentOf(sep, 0, nil, true); hash > 0 {
-					if rules, ok := ignoreRules(sep[hash+1:]); ok {
-						out = append(out, Suppression{Position: Position{Line: c.line - 1, Column: utf8.RuneCount(sep[:hash]) + 1},
-							Rules: rules, Scope: ScopeDocument, From: c.line, To: c.line + countLines(c.data) - 1})
-					}
-				}
+			if s, ok := separatorSuppression(at.lineAt(c.line-1), c.line-1, c); ok {
+				out = append(out, s)
 			}
 		}
-		if !bytes.Contains(c.data, []byte(IgnoreMarker)) {
-			continue
-		}
-		next := -1
-		if i+1 < len(chunks) {
-			next = i + 1
-		}
-		out = append(out, chunkSuppressions(c, chunks, next)...)
+		prev = c
+	}
+	if prev.data != nil && bytes.Contains(prev.data, []byte(IgnoreMarker)) {
+		out = append(out, chunkSuppressions(prev, nil)...)
 	}
 	return out
 }
 
-// chunkSuppressions returns the suppression comments of the document c; chunks[next] is
-// the document after it (next < 0 for none), which comments of a document without content
-// apply to.
-func chunkSuppressions(c chunk, chunks []chunk, next int) []Suppression {
+// chunkSuppressions returns the suppression comments of the document c; next is the
+// document after it (nil for none), which comments of a document without content apply to.
+func chunkSuppressions(c chunk, next *chunk) []Suppression {
 	lines := splitLines(c.data)
 	strs, parsed := stringSpans(c.data, lines)
+	out, _ := suppressionsIn(c, lines, strs, parsed, next)
+	return out
+}
+
+// suppressionsIn returns the suppression comments of the document c, cut into lines, whose
+// quoted and block scalars are at strs (when parsed: else the document could not be parsed,
+// and only comments alone on their line are read); and whether the document has content.
+// The comments of a document without content apply to next, the document after it, or
+// (next nil) to their own line.
+func suppressionsIn(c chunk, lines textLines, strs []span, parsed bool, next *chunk) ([]Suppression, bool) {
 	last := c.line + lines.count() - 1
 	var out []Suppression
 	var pendingNext []int // indexes in out of comments waiting for their next line
@@ -135,7 +143,7 @@ func chunkSuppressions(c chunk, chunks []chunk, next int) []Suppression {
 		if !ok {
 			continue
 		}
-		s := Suppression{Position: Position{Line: c.line + i, Column: utf8.RuneCount(l[:hash]) + 1}, Rules: rules}
+		s := Suppression{Position: c.position(i+1, utf8.RuneCount(l[:hash])+1), Rules: rules}
 		switch {
 		case !onlyComment:
 			s.Scope, s.From, s.To = ScopeLine, s.Line, s.Line
@@ -150,16 +158,39 @@ func chunkSuppressions(c chunk, chunks []chunk, next int) []Suppression {
 	if !content {
 		// A document of comments alone: its comments apply to the document after it, or
 		// to nothing (their own line).
-		for j := range out {
-			if next >= 0 {
-				n := chunks[next]
-				out[j].From, out[j].To = n.line, n.line+countLines(n.data)-1
-			} else {
-				out[j].From, out[j].To = out[j].Line, out[j].Line
-			}
+		applyToNext(out, next)
+	}
+	return out, content
+}
+
+// applyToNext makes the comments of a document without content, out, apply to next, the
+// document after it, or (next nil) to their own line.
+func applyToNext(out []Suppression, next *chunk) {
+	for j := range out {
+		if next != nil {
+			out[j].From, out[j].To = next.line, next.line+countLines(next.data)-1
+		} else {
+			out[j].From, out[j].To = out[j].Line, out[j].Line
 		}
 	}
-	return out
+}
+
+// separatorSuppression returns the suppression comment on sep, the "---" line (line) that
+// ends the document before c, if it holds one: it applies to c.
+func separatorSuppression(sep []byte, line int, c chunk) (Suppression, bool) {
+	if !bytes.Contains(sep, []byte(IgnoreMarker)) {
+		return Suppression{}, false
+	}
+	_, hash := commentOf(sep, 0, nil, true)
+	if hash <= 0 {
+		return Suppression{}, false
+	}
+	rules, ok := ignoreRules(sep[hash+1:])
+	if !ok {
+		return Suppression{}, false
+	}
+	return Suppression{Position: Position{Line: line, Column: utf8.RuneCount(sep[:hash]) + 1},
+		Rules: rules, Scope: ScopeDocument, From: c.line, To: c.line + countLines(c.data) - 1}, true
 }
 
 // ignoreRules reads the text after a comment's "#": the rule ids of a suppression comment,
@@ -230,9 +261,6 @@ func (t textLines) from(off int) []byte {
 	}
 	return t.data[off:]
 }
-
-// line is line i (from 0), without its line feed.
-func (t textLines) line(i int) []byte { return t.from(t.start(i)) }
 
 // cursor finds lines of a text by number, in increasing order, in one pass.
 type cursor struct {
@@ -327,7 +355,7 @@ func inSpans(strs []span, off int) bool {
 // scalars, and block scalars with a "#" in them (a "#" there is content), sorted; and
 // whether the document could be parsed at all.
 func stringSpans(data []byte, lines textLines) ([]span, bool) {
-	if blankOrComments(data) {
+	if emptyDocument(data) {
 		return nil, true // nothing to parse (and the YAML reader is slow at blank lines)
 	}
 	if nodeBound(data) > MaxNodes {
@@ -337,6 +365,12 @@ func stringSpans(data []byte, lines textLines) ([]span, bool) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, false
 	}
+	return stringSpansOf(&doc, data, lines), true
+}
+
+// stringSpansOf is stringSpans of the document data, cut into lines, parsed: root is its
+// document node or the node of its content, as the YAML reader made it.
+func stringSpansOf(root *yaml.Node, data []byte, lines textLines) []span {
 	var strs []span
 	// offset is the offset in data of the character at a node's line and column.
 	offset := func(line, col int) int {
@@ -393,9 +427,9 @@ func stringSpans(data []byte, lines textLines) ([]span, bool) {
 			}
 		}
 	}
-	walk(&doc, -1)
+	walk(root, -1)
 	slices.SortFunc(strs, func(a, b span) int { return a.from - b.from })
-	return strs, true
+	return strs
 }
 
 // quotedSpan returns the span of the quoted scalar whose node starts at data[at] (its tag
@@ -466,4 +500,42 @@ func blockSpan(lines textLines, header, at, indent int) (head, content span, ok 
 		to = lineStart + len(l)
 	}
 	return head, span{from, to, false}, true
+}
+
+// read reads the suppression comments of the document c, whose parse gave n (nil for a
+// document without content, or one that cannot be parsed) and d (nil when it is read in no
+// decoder), or failed: those
+// that apply to it go to sup, with those of the "---" line before it and of a document of
+// comments alone before it; those of a document of comments alone wait in pending for the
+// next. The spans of its strings are taken from n, parsed once; a long list read in parts
+// has no tree of the whole, and is parsed again for them.
+func (cr *commentReader) read(c chunk, n *yaml.Node, d *decoder, failed bool) {
+	applyToNext(cr.pending, &c)
+	cr.sup = append(cr.sup, cr.pending...)
+	cr.pending = cr.pending[:0]
+	if c.line >= 2 {
+		if s, ok := separatorSuppression(cr.lines.lineAt(c.line-1), c.line-1, c); ok {
+			cr.sup = append(cr.sup, s)
+		}
+	}
+	if !bytes.Contains(c.data, []byte(IgnoreMarker)) {
+		return
+	}
+	lines := splitLines(c.data)
+	var strs []span
+	parsed := true
+	switch {
+	case n == nil:
+		parsed = !failed // no content (no strings), or it cannot be parsed
+	case d != nil && d.long != nil:
+		strs, parsed = stringSpans(c.data, lines)
+	default:
+		strs = stringSpansOf(n, c.data, lines) // before decoding, which may change values
+	}
+	out, content := suppressionsIn(c, lines, strs, parsed, nil)
+	if content {
+		cr.sup = append(cr.sup, out...)
+	} else {
+		cr.pending = append(cr.pending, out...)
+	}
 }

@@ -69,7 +69,56 @@ func TestSuppressions(t *testing.T) {
 			if got := renderSuppressions(manifest.Suppressions([]byte(tt.data))); got != tt.want {
 				t.Errorf("Suppressions(%q) =\n%s; want\n%s", tt.data, got, tt.want)
 			}
+			for _, how := range []string{"Parse", "Scan"} {
+				if got := renderSuppressions(readSuppressions([]byte(tt.data), how == "Scan")); got != tt.want {
+					t.Errorf("the suppressions %s read in %q =\n%s; want\n%s", how, tt.data, got, tt.want)
+				}
+			}
 		})
+	}
+}
+
+// readSuppressions returns the suppression comments the reader reads as it parses data (its
+// documents', then the file's), in file order: with Parse, or, when scan is set, with
+// Scan, each document's taken as Scan hands it over.
+func readSuppressions(data []byte, scan bool) []manifest.Suppression {
+	var out []manifest.Suppression
+	var f *manifest.File
+	if scan {
+		f = manifest.Scan("f", data, func(d *manifest.Document) { out = append(out, d.Suppressions...) })
+	} else {
+		f = manifest.Parse("f", data)
+		for _, d := range f.Documents {
+			out = append(out, d.Suppressions...)
+		}
+	}
+	out = append(out, f.Suppressions...)
+	slices.SortStableFunc(out, func(a, b manifest.Suppression) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+	return out
+}
+
+// The suppression comments that apply to a document come with it, those of a document of
+// comments alone before it and of its "---" line among them; those of a document that is
+// skipped or cannot be read are the file's.
+func TestDocumentSuppressions(t *testing.T) {
+	data := "# instancetype:ignore R1\n---\nkind: InstanceType # instancetype:ignore R2\n--- # instancetype:ignore R3\n" +
+		"apiVersion: v1\nkind: Service # instancetype:ignore R4\n---\nkind: InstanceType\n# instancetype:ignore R5\n"
+	f := manifest.Parse("f", []byte(data))
+	if len(f.Documents) != 2 {
+		t.Fatalf("%d documents; want 2", len(f.Documents))
+	}
+	for i, want := range []string{"1:1 document 3-3 R1\n3:20 line 3-3 R2\n", "9:1 next 9-9 R5\n"} {
+		if got := renderSuppressions(f.Documents[i].Suppressions); got != want {
+			t.Errorf("document %d's suppressions:\n%s; want\n%s", i, got, want)
+		}
+	}
+	if got, want := renderSuppressions(f.Suppressions), "4:5 document 5-6 R3\n6:15 line 6-6 R4\n"; got != want {
+		t.Errorf("the file's suppressions:\n%s; want\n%s", got, want)
 	}
 }
 
@@ -98,6 +147,12 @@ func FuzzSuppressions(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got := manifest.Suppressions(data)
+		// The reader reads the same comments from its one parse of each document.
+		for _, scan := range []bool{false, true} {
+			if a, b := renderSuppressions(readSuppressions(data, scan)), renderSuppressions(got); a != b {
+				t.Fatalf("in %q, the reader (scan %v) reads the suppressions\n%s; Suppressions\n%s", data, scan, a, b)
+			}
+		}
 		lines := strings.Split(string(data), "\n")
 		for _, s := range got {
 			if s.Line < 1 || s.Line > len(lines) || s.From < 1 || s.To < s.From || s.To > len(lines)+1 {

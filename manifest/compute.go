@@ -1,10 +1,14 @@
 package manifest
 
 import (
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
 // Compute is an Azure ML compute target as a compute file (az ml compute create --file)
@@ -15,7 +19,9 @@ type Compute struct {
 	Name string
 	// Type is its type field, lower-cased as azure-ai-ml compares it: kubernetes,
 	// amlcompute, computeinstance, virtualmachine, synapsespark, or what az ml compute list
-	// prints for a type the SDK does not support ("*** unsupported compute type ***").
+	// prints for a type the SDK does not support ("*** unsupported compute type ***"). Any
+	// other (a misspelt kubernetes) is a finding of decoding (rule compute-type), and the
+	// compute's type is not known (KnownType).
 	Type string
 	// ResourceGroup and Workspace are those of its id, "" when it has none.
 	ResourceGroup, Workspace string
@@ -29,10 +35,28 @@ const ComputeKubernetes = "kubernetes"
 // Kubernetes reports a Kubernetes compute target.
 func (c Compute) Kubernetes() bool { return c.Type == ComputeKubernetes }
 
+// KnownType reports a compute target whose type is one of those azure-ai-ml loads, or the
+// one az ml compute list prints for the others: a compute that is surely Kubernetes, or
+// surely not. A compute of another type (a misspelt kubernetes, which the Azure ML CLI
+// refuses) may be either.
+func (c Compute) KnownType() bool { return isComputeType(c.Type) }
+
 // computeTypes are the compute types azure-ai-ml loads (ComputeType; az ml compute list
 // prints them so), and the one az ml compute list prints for the others (AKS inference
 // clusters, Databricks, HDInsight, …), which are no Kubernetes compute either.
-var computeTypes = [...]string{ComputeKubernetes, "amlcompute", "computeinstance", "virtualmachine", "synapsespark", "*** unsupported compute type ***"}
+var computeTypes = [...]string{ComputeKubernetes, "amlcompute", "computeinstance", "virtualmachine", "synapsespark", unsupportedComputeType}
+
+// unsupportedComputeType is the type az ml compute list prints for a compute target the
+// SDK does not support.
+const unsupportedComputeType = "*** unsupported compute type ***"
+
+// loadableComputeTypes are the types a compute file may have: those azure-ai-ml loads.
+var loadableComputeTypes = computeTypes[:len(computeTypes)-1]
+
+// nearComputeType reports a type within a typo of one azure-ai-ml loads: kuberentes.
+func nearComputeType(t string) bool {
+	return !isComputeType(t) && closestField(strings.ToLower(t), loadableComputeTypes) != ""
+}
 
 // isComputeType reports a type field naming a compute target, in any case.
 func isComputeType(t string) bool {
@@ -110,7 +134,17 @@ func (d *decoder) compute(n *yaml.Node) Compute {
 		case "name":
 			c.Name = d.str(v, false)
 		case "type":
-			c.Type = strings.ToLower(d.str(v, false))
+			written := d.str(v, false)
+			c.Type = strings.ToLower(written)
+			if c.Type != "" && !isComputeType(c.Type) {
+				e := field.NotSupported(d.path.build(), clip.String(written), loadableComputeTypes)
+				if s := closestField(c.Type, loadableComputeTypes); s != "" {
+					e.Detail += "; did you mean " + strconv.Quote(s) + "?"
+				}
+				e.Detail += " (the Azure ML CLI refuses any other type; the workloads on this compute are checked as on a compute of unknown type)"
+				e.Origin = rules.ComputeType
+				d.add(e)
+			}
 		case "id":
 			r := ParseCompute(d.str(v, false))
 			c.ResourceGroup, c.Workspace = r.ResourceGroup, r.Workspace
@@ -132,24 +166,46 @@ func (d *decoder) computeList(n *yaml.Node, add func(Compute, *field.Path, *yaml
 }
 
 // recogniseComputeList reports a list whose every item is a compute target, as az ml
-// compute list -o json or -o yaml prints them.
-func recogniseComputeList(n *yaml.Node) bool {
+// compute list -o json or -o yaml prints them: a mapping with a name and a type, one of
+// the compute types unless anyType.
+func recogniseComputeList(n *yaml.Node, anyType bool) bool {
 	if len(n.Content) == 0 {
 		return false
 	}
 	budget := MaxNodes
 	for _, e := range n.Content {
 		e = deref(e)
-		if e == nil || e.Kind != yaml.MappingNode {
-			return false
-		}
-		k, name := lookup(e, "name", &budget)
-		_, t := lookup(e, "type", &budget)
-		if k == nil || name.Kind != yaml.ScalarNode || t == nil || t.Kind != yaml.ScalarNode || !isComputeType(t.Value) {
+		if e == nil || e.Kind != yaml.MappingNode || !computeShape(e, anyType, &budget) {
 			return false
 		}
 	}
 	return true
+}
+
+// computeShape reports a mapping with a name and a type, one of the compute types unless
+// anyType.
+func computeShape(n *yaml.Node, anyType bool, budget *int) bool {
+	k, name := lookup(n, "name", budget)
+	_, t := lookup(n, "type", budget)
+	return k != nil && name.Kind == yaml.ScalarNode && t != nil && t.Kind == yaml.ScalarNode && (anyType || isComputeType(t.Value))
+}
+
+// recogniseCompute tells what a document of a file given as compute targets
+// ([ScanComputes]) is: what recognise makes a compute target or a list of them, and, of
+// any type, a mapping with a name and a type, or a list of them; a type that is none of
+// the compute types is a finding of decoding. Anything else is skipped.
+func recogniseCompute(n *yaml.Node) (Kind, string, *field.Error) {
+	if kind, _, _ := recognise(n); kind == KindCompute || kind == KindComputeList {
+		return kind, "", nil
+	}
+	budget := MaxNodes
+	switch {
+	case n.Kind == yaml.SequenceNode && recogniseComputeList(n, true):
+		return KindComputeList, "", nil
+	case n.Kind == yaml.MappingNode && computeShape(n, true, &budget):
+		return KindCompute, "", nil
+	}
+	return "", "not a compute target (a name and a type), nor a list of them", nil
 }
 
 // computeSchema reports the name of a compute file's $schema (amlCompute,

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
 // Config is a config file of the instancetype command (.instancetype.yaml) as written:
@@ -67,11 +69,10 @@ func ParseConfig(name string, data []byte) (*Config, []Finding) {
 			return cfg, out
 		}
 	}
-	chunks := yamlChunks(text, func(l int, text string) {
-		problem(Position{l, 1}, SyntaxError, "invalid YAML document separator: "+strconv.Quote(text)+" follows ---")
-	})
 	read := false
-	for _, c := range chunks {
+	for c := range yamlChunks(text, func(l int, text string) {
+		problem(Position{l, 1}, SyntaxError, "invalid YAML document separator: "+strconv.Quote(clip.String(text))+" follows ---")
+	}) {
 		n, d, p := parseChunk(name, c)
 		if p != nil {
 			out = append(out, *p)
@@ -95,7 +96,7 @@ func ParseConfig(name string, data []byte) (*Config, []Finding) {
 			problem(d.pos(n), InputLimit, fmt.Sprintf("config ignored: more than %d nodes once aliases are expanded", d.limit))
 			return &Config{}, out
 		}
-		d.unreported()
+		d.unreported(n)
 		d.at.index()
 		doc := &Document{File: name, at: d.at}
 		out = append(out, doc.Locate(d.errs)...)

@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/base64"
 	"encoding/json"
+	"hash/maphash"
 	"strconv"
 	"unicode/utf8"
 
@@ -36,7 +37,9 @@ type decoder struct {
 	json     bool       // the document was read as JSON: numbers keep their text
 	aliases  bool       // the document holds an alias
 	lines    int        // the document's first line in the file, less one
+	columns  int        // the columns of the file before the document's first line (see chunk)
 	quiet    int        // > 0: pairs reports nothing (it reads a merged mapping)
+	merging  bool       // visiting the value of a merge key: a scalar there is refused by merge
 	// unrecorded > 0: the walks record no positions (a subtree that is only checked, such
 	// as a workload's environment, or read through encoding/json).
 	unrecorded int
@@ -51,11 +54,29 @@ type decoder struct {
 	// a second finding for one mistake.
 	lastRefused *yaml.Node
 	lastRefusal *field.Error
-	refusal     bool
-	refusals    int // values refused so far, for a decoder to tell whether it refused one
+	// dropped are the nodes of the entries kubectl refuses, replaced the values later
+	// keys replaced, noted while a document holds nodes kubectl refuses (see unreported).
+	dropped  []*yaml.Node
+	replaced []replacedValue
+	refusal  bool
+	refusals int // values refused so far, for a decoder to tell whether it refused one
 	// collision is set when two keys of one mapping that kubectl reads as different
 	// values (1 and "1") make the same JSON key, of which kubectl keeps one at random.
 	collision bool
+
+	// long is the long list of a document read in parts, whose node items reads part by
+	// part, retyping each with retype; nil for a document read whole. itemBase is the
+	// index in the list of the first item the list's node holds. partFailed reports a part
+	// that does not read alone, and tooLong a scalar of a part over MaxScalarSize: either
+	// ends the walk, and the document is read whole, or ignored.
+	long       *longList
+	retype     *retyper
+	itemBase   int
+	partFailed bool
+	tooLong    *yaml.Node
+	// tooMany is the line in the document of the first item past MaxItems, which ends
+	// the walk; 0 before.
+	tooMany int
 }
 
 // newDecoder returns a decoder of a document of the given number of nodes (as written),
@@ -87,7 +108,11 @@ func (d *decoder) visit(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	if why, bad := d.refusedNodes[n]; bad && !d.reported[n] {
-		d.refuse(n, field.Invalid(d.path.build(), badValue(n), why).WithOrigin(rules.KubectlRefuses))
+		if d.merging && n.Kind == yaml.ScalarNode {
+			d.markReported(n) // merge refuses the scalar merged, which is finding enough
+		} else {
+			d.refuse(n, field.Invalid(d.path.build(), badValue(n), why).WithOrigin(rules.KubectlRefuses))
+		}
 	}
 	return n
 }
@@ -136,6 +161,10 @@ func (d *decoder) items(n *yaml.Node, f func(i int, written, e *yaml.Node)) {
 		return
 	}
 	defer d.ascend()
+	if d.long != nil && n == d.long.seq {
+		d.listItems(f)
+		return
+	}
 	for i, w := range n.Content {
 		d.path.index(i)
 		e := d.visit(w)
@@ -149,40 +178,182 @@ func (d *decoder) items(n *yaml.Node, f func(i int, written, e *yaml.Node)) {
 	}
 }
 
+// listItems is items for the long list read in parts: the list's node holds the items of
+// one part at a time, parsed as the walk comes to them and retyped before they are walked.
+func (d *decoder) listItems(f func(i int, written, e *yaml.Node)) {
+	seq, i := d.long.seq, 0
+	d.long.parts(partsAhead(), func(items []*yaml.Node, t *retyper, ok bool) bool {
+		if !ok {
+			d.partFailed = true
+			return false
+		}
+		d.retype.add(t)
+		switch {
+		case d.retype.tooLong != nil:
+			d.tooLong = d.retype.tooLong
+			return false
+		case d.retype.nodes > MaxListNodes:
+			d.overflow = true
+			return false
+		}
+		d.refusedNodes, d.refusal = d.retype.refused, d.refusal || len(d.retype.refused) > 0
+		seq.Content, d.itemBase = items, i
+		defer func() { seq.Content = nil }()
+		for _, w := range items {
+			d.path.index(i)
+			e := d.visit(w)
+			if e == nil {
+				d.path.pop()
+				return false
+			}
+			d.record(w)
+			f(i, w, e)
+			d.path.pop()
+			i++
+		}
+		if i == len(items) {
+			// The first part tells how many positions an item records: make room for the
+			// parts to come at once, rather than copying a growing table again and again.
+			d.at.grow(len(d.at.entries) / len(items) * (len(d.long.cuts) - 1) * len(items))
+		}
+		return true
+	})
+}
+
 // record records the position of n as that of the current path.
 func (d *decoder) record(n *yaml.Node) {
 	if d.unrecorded == 0 {
-		d.at.set(d.path.text, d.pos(n))
+		d.at.set(d.path.text, d.pos(n), d.path.inRefused())
 	}
 }
 
 // pos returns the position of n in the file.
 func (d *decoder) pos(n *yaml.Node) Position {
-	return Position{Line: n.Line + d.lines, Column: n.Column}
+	p := Position{Line: n.Line + d.lines, Column: n.Column}
+	if n.Line == 1 {
+		p.Column += d.columns
+	}
+	return p
 }
 
-// unreported adds a finding for each node kubectl refuses that the walk did not meet (a
-// value a later duplicate key replaced: kubectl reads it all the same).
-func (d *decoder) unreported() {
+// unreported reports the nodes kubectl refuses that the walk did not meet. Those of an
+// entry kubectl refuses (its key, or a merge key's value) are not: kubectl stops there,
+// and that is the finding. In a value a later key replaced, kubectl's YAML reader refuses
+// a tag that does not fit, or an alias into itself, all the same: those are reported at
+// the replaced entry's path; but a number with no JSON form is not read past the reader,
+// which dropped it. Anything else the walk did not reach (in a value of the wrong type,
+// say) is reported at the path where it is written, found from root, the document's node.
+func (d *decoder) unreported(root *yaml.Node) {
+	var seen map[*yaml.Node]bool
+	for _, n := range d.dropped {
+		seen = d.markBelow(n, seen, nil)
+	}
+	for _, r := range d.replaced {
+		seen = d.markBelow(r.value, seen, func(n *yaml.Node, why string) {
+			if n.Kind == yaml.ScalarNode && n.Tag == tagFloat && !finite(n.Tag, n.Value) {
+				d.markReported(n)
+				return
+			}
+			d.refuseElsewhere(n, field.Invalid(r.path, badValue(n), why+" (in a value a later key replaces, which kubectl reads all the same)").WithOrigin(rules.KubectlRefuses))
+		})
+	}
+	var paths map[*yaml.Node]*field.Path
 	for n, why := range d.refusedNodes {
-		if !d.reported[n] {
-			e := &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: why, Origin: rules.KubectlRefuses}
-			d.addTyped(n, e, SyntaxError)
+		if d.reported[n] {
+			continue
+		}
+		if paths == nil {
+			paths = d.writtenPaths(root)
+		}
+		if p := paths[n]; p != nil {
+			d.refuseElsewhere(n, field.Invalid(p, badValue(n), why).WithOrigin(rules.KubectlRefuses))
+			continue
+		}
+		e := &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: why, Origin: rules.KubectlRefuses}
+		d.addTyped(n, e, SyntaxError)
+	}
+}
+
+// refuseElsewhere reports at n a problem for which kubectl refuses the whole document,
+// found after the walk: unlike refuse, it marks no path refused (a replaced value's path
+// holds the value in effect).
+func (d *decoder) refuseElsewhere(n *yaml.Node, e *field.Error) {
+	d.markReported(n)
+	d.refusal = true
+	d.addAt(n, e)
+}
+
+// writtenPaths returns the path of each node kubectl refuses and the walk did not report
+// in the tree of root as written (an anchored node at its anchor, mapping keys read as
+// fields; a key at its mapping's path), or none for one at the document itself, or in a
+// part of a long list, which root no longer holds.
+func (d *decoder) writtenPaths(root *yaml.Node) map[*yaml.Node]*field.Path {
+	paths := make(map[*yaml.Node]*field.Path)
+	if root == nil {
+		return paths
+	}
+	type at struct {
+		n *yaml.Node
+		p *field.Path
+	}
+	child := func(p *field.Path, name string) *field.Path {
+		if p == nil {
+			return field.NewPath(name)
+		}
+		return p.Child(name)
+	}
+	index := func(p *field.Path, i int) *field.Path {
+		if p == nil {
+			return field.NewPath("").Index(i)
+		}
+		return p.Index(i)
+	}
+	stack := []at{{root, nil}}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if _, bad := d.refusedNodes[x.n]; bad && !d.reported[x.n] && x.p != nil {
+			paths[x.n] = x.p
+		}
+		c := x.n.Content
+		switch x.n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(c); i += 2 {
+				vp := x.p
+				if c[i].Kind == yaml.ScalarNode {
+					vp = child(x.p, c[i].Value)
+				}
+				stack = append(stack, at{c[i], x.p}, at{c[i+1], vp})
+			}
+		case yaml.SequenceNode:
+			for i, e := range c {
+				stack = append(stack, at{e, index(x.p, i)})
+			}
+		case yaml.DocumentNode:
+			for _, e := range c {
+				stack = append(stack, at{e, x.p})
+			}
 		}
 	}
+	return paths
 }
 
 // refuse reports at node n a problem for which kubectl refuses the whole document, once
 // per node, and records that the value at the current path was refused.
 func (d *decoder) refuse(n *yaml.Node, e *field.Error) {
-	if d.reported == nil {
-		d.reported = make(map[*yaml.Node]bool)
-	}
-	d.reported[n] = true
+	d.markReported(n)
 	d.refusal = true
 	d.refused()
 	d.addAt(n, e)
 	d.lastRefused, d.lastRefusal = n, e
+}
+
+// markReported marks n as reported, so that neither the walk nor unreported reports it.
+func (d *decoder) markReported(n *yaml.Node) {
+	if d.reported == nil {
+		d.reported = make(map[*yaml.Node]bool)
+	}
+	d.reported[n] = true
 }
 
 // descend enters the collection n, or ends the walk if that passes MaxDepth. Every
@@ -237,6 +408,7 @@ func (d *decoder) since(from int) field.ErrorList { return d.errs[from:len(d.err
 // refused records that the value at the current path was refused.
 func (d *decoder) refused() {
 	d.refusals++
+	d.path.refuse()
 	d.at.refuse(d.path.text)
 }
 
@@ -422,6 +594,7 @@ func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 		}
 		if k.Kind != yaml.ScalarNode {
 			d.refusal = true
+			d.drop(k, c[i+1])
 			if d.quiet == 0 && d.once(k) {
 				d.addAt(k, field.TypeInvalid(d.path.build(), field.OmitValueType{}, "mapping keys must be strings, not "+kindName(k)+" (kubectl refuses such a key)").WithOrigin(rules.KubectlRefuses))
 			}
@@ -438,11 +611,12 @@ func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 			if merges == 1 {
 				first["<<"] = k
 			}
-			d.merge(&m, c[i+1])
+			d.merge(&m, c[i+1], keyed)
 			continue
 		}
 		key, ok := d.keyString(k)
 		if !ok {
+			d.drop(c[i+1])
 			continue
 		}
 		if k.Tag == tagFloat && (key == "0" || key == "-0") {
@@ -463,7 +637,7 @@ func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 		} else {
 			first[key] = k
 		}
-		m.set(key, k, c[i+1])
+		d.set(&m, key, keyed, k, c[i+1])
 	}
 	d.collision = d.collision || m.collision
 	return m.flat
@@ -502,12 +676,29 @@ func plainMapping(c []*yaml.Node) bool {
 		}
 		return true
 	}
-	seen := make(map[string]struct{}, len(c)/2)
+	// Many keys: sort their hashes, a radix sort that passes over memory in order, and look
+	// for two alike side by side, where a set of the keys would look at a random place of
+	// a large table for each (a mapping of 30,000 keys: a cache miss a key). The entries of
+	// the table of positions serve, line holding the key's index in c.
+	hashes := make([]entry, 0, len(c)/2)
 	for i := 0; i+1 < len(c); i += 2 {
-		if _, dup := seen[c[i].Value]; dup {
-			return false
+		hashes = append(hashes, entry{hash: maphash.String(pathSeed, c[i].Value), line: int32(i)})
+	}
+	sortByHash(hashes)
+	for i := 0; i < len(hashes); {
+		j := i + 1
+		for j < len(hashes) && hashes[j].hash == hashes[i].hash {
+			j++
 		}
-		seen[c[i].Value] = struct{}{}
+		// Keys of one hash: alike, or (all but never) a collision of different keys.
+		for a := i; a < j; a++ {
+			for b := a + 1; b < j; b++ {
+				if c[hashes[a].line].Value == c[hashes[b].line].Value {
+					return false
+				}
+			}
+		}
+		i = j
 	}
 	return true
 }
@@ -519,7 +710,8 @@ type merged struct {
 	collision bool           // two keys of different types made one key
 }
 
-func (m *merged) set(key string, k, v *yaml.Node) {
+// set sets key to v, and returns the value it replaces, if any.
+func (m *merged) set(key string, k, v *yaml.Node) (replaced *yaml.Node) {
 	if m.index == nil {
 		m.index = make(map[string]int)
 	}
@@ -529,17 +721,23 @@ func (m *merged) set(key string, k, v *yaml.Node) {
 			// until it makes strings of them, then keeps one at random.
 			m.collision = true
 		}
+		replaced = m.flat[i+1]
 		m.flat[i], m.flat[i+1] = k, v
-		return
+		return replaced
 	}
 	m.index[key] = len(m.flat)
 	m.flat = append(m.flat, k, v)
+	return nil
 }
 
 // merge adds to m what the value v of a merge key adds.
-func (d *decoder) merge(m *merged, v *yaml.Node) {
+func (d *decoder) merge(m *merged, v *yaml.Node, keyed bool) {
 	alias := v.Kind == yaml.AliasNode
+	// A scalar merged is refused as such (badMerge): kubectl's reader stops there, so what
+	// it would refuse in the scalar itself (an infinity, a bad tag) is not a finding too.
+	d.merging = true
 	t := d.visit(v)
+	d.merging = false
 	if t == nil {
 		return
 	}
@@ -549,13 +747,15 @@ func (d *decoder) merge(m *merged, v *yaml.Node) {
 	defer d.ascend()
 	switch {
 	case t.Kind == yaml.MappingNode:
-		d.mergeMapping(m, t)
+		d.mergeMapping(m, t, keyed)
 		return
 	case t.Kind == yaml.SequenceNode && !alias:
 		// Applied last to first, so that the earlier mapping wins.
 		ms := t.Content
 		for i := len(ms) - 1; i >= 0; i-- {
+			d.merging = true
 			e := d.visit(ms[i])
+			d.merging = false
 			if e == nil {
 				return
 			}
@@ -563,26 +763,78 @@ func (d *decoder) merge(m *merged, v *yaml.Node) {
 				d.badMerge(v)
 				return
 			}
-			d.mergeMapping(m, e)
+			d.mergeMapping(m, e, keyed)
 		}
 		return
 	}
 	d.badMerge(v)
 }
 
-func (d *decoder) mergeMapping(m *merged, t *yaml.Node) {
+func (d *decoder) mergeMapping(m *merged, t *yaml.Node, keyed bool) {
 	d.quiet++
 	c := d.pairs(t, false)
 	d.quiet--
 	for i := 0; i+1 < len(c); i += 2 {
 		key, ok := d.keyOf(c[i])
 		if ok {
-			m.set(key, c[i], c[i+1])
+			d.set(m, key, keyed, c[i], c[i+1])
+		} else {
+			d.drop(c[i+1])
 		}
 	}
 }
 
+// markBelow calls f (or marks as reported, when f is nil) with every node kubectl
+// refuses in the tree of n (aliases not followed) not yet reported, skipping the
+// collections in seen, and returns seen with those of n's tree.
+func (d *decoder) markBelow(n *yaml.Node, seen map[*yaml.Node]bool, f func(n *yaml.Node, why string)) map[*yaml.Node]bool {
+	if seen == nil {
+		seen = make(map[*yaml.Node]bool)
+	}
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		if why, bad := d.refusedNodes[n]; bad && !d.reported[n] {
+			if f == nil {
+				d.markReported(n)
+			} else {
+				f(n, why)
+			}
+		}
+		if len(n.Content) > 0 && !seen[n] {
+			seen[n] = true
+			stack = append(stack, n.Content...)
+		}
+	}
+	return seen
+}
+
+// drop notes the nodes of an entry kubectl refuses (a key, or a merge key's value): what
+// they hold is not reported (see unreported).
+func (d *decoder) drop(n ...*yaml.Node) {
+	if len(d.refusedNodes) > 0 {
+		d.dropped = append(d.dropped, n...)
+	}
+}
+
+// set sets key to v in m; a value it replaces is noted (see unreported).
+func (d *decoder) set(m *merged, key string, keyed bool, k, v *yaml.Node) {
+	old := m.set(key, k, v)
+	if old != nil && old != v && len(d.refusedNodes) > 0 {
+		d.path.entry(key, keyed)
+		d.replaced = append(d.replaced, replacedValue{old, d.path.build()})
+		d.path.pop()
+	}
+}
+
+// replacedValue is a value a later key replaced, and the path of its entry.
+type replacedValue struct {
+	value *yaml.Node
+	path  *field.Path
+}
+
 func (d *decoder) badMerge(v *yaml.Node) {
+	d.drop(v)
 	d.refusal = true
 	d.refused()
 	if !d.once(v) {

@@ -33,14 +33,17 @@
 //   - A file whose first character other than white space is "{" is read by JSON rules, as
 //     a stream of JSON objects (every escape decoded, \/ and surrogate pairs included),
 //     with the position of every value; when its first or second value is no object,
-//     kubectl reads the rest as YAML, and so does this.
+//     kubectl reads the rest as YAML, and so does this (from where the first value ends,
+//     which may be on its line: positions there count the JSON's columns).
 //   - A key set twice: the last value is in effect, as kubectl reads it, and the second is
 //     a finding. A null key, a list as a key, or a value kubectl cannot send (.inf, .nan, a
 //     !!int that is no integer) is a finding: kubectl refuses the document.
 //
 // Where this package differs, it reports something kubectl accepts silently: duplicate
 // keys, two merge keys, and the limits below; and go.yaml.in/yaml/v3, which gives the
-// positions, refuses some malformed text that kubectl's older YAML parser reads.
+// positions, refuses some malformed text that kubectl's older YAML parser reads. (A
+// document of the plainest block YAML, as most files of one object are, is parsed without
+// it, to the tree of nodes it would make, at about a third of the cost.)
 //
 // # Documents
 //
@@ -62,9 +65,10 @@
 //     target (batchDeployment, modelBatchDeployment; endpoint_name with type: model or a key
 //     only batch deployments have, and compute), a workload that names its instance type in
 //     resources.instance_type as a job does (resolve.Job: it has no requests or limits of its
-//     own); a pipeline job (pipelineJob, type: pipeline, or jobs): each step under jobs that
-//     names resources.instance_type, on its own compute or the pipeline's
-//     settings.default_compute (or compute), is a workload at jobs.NAME; and the older forms
+//     own); a pipeline job (pipelineJob, type: pipeline, or jobs): each step under jobs on
+//     its own compute or the pipeline's settings.default_compute (or compute) is a workload
+//     at jobs.NAME, one that names no resources.instance_type too (it gets its compute's
+//     default instance type, as a job that names none does); and the older forms
 //     of the AML-Kubernetes documents, a job with compute: {target, instance_type}, which the
 //     v2 CLI refuses (compute is a string): it is read, and a finding at compute gives
 //     today's form; and an online endpoint with inline deployments (at deployments[i]). A job
@@ -79,9 +83,11 @@
 //     knows a compute's type: package lint learns it from compute files.
 //   - Compute targets: a compute file (kubernetesCompute, amlCompute, computeInstance, …,
 //     or a type among kubernetes, amlcompute, computeinstance, virtualmachine, synapsespark,
-//     with a name), and a list of them as az ml compute list -o json (or -o yaml) prints
-//     it: [Document.Computes], with each one's name, type and the resource group and
-//     workspace of its id.
+//     with a name and none of an online endpoint's keys, auth_mode, compute, traffic: a
+//     Kubernetes compute file may hold its name and type alone), and a list of them as az
+//     ml compute list -o json (or -o yaml) prints it: [Document.Computes], with each one's
+//     name, type and the resource group and workspace of its id. [ScanComputes] reads a
+//     file given as compute targets: every mapping of a name and a type in it is one.
 //   - In a Kubernetes deployment's resources (an Azure ML file, not an InstanceType), as
 //     azure-ai-ml's ResourceSettingsSchema reads them: requests and limits of cpu, memory
 //     and gpu, which is nvidia.com/gpu (azure-ai-ml renames nvidia.com/gpu to gpu; the list
@@ -96,7 +102,9 @@
 //     marker), serverless jobs and pipeline steps (no compute, compute: azureml:serverless
 //     or serverless, or a serverless settings.default_compute: their instance_type is a VM
 //     size), Spark jobs and steps (type: spark, whatever the compute: they run on serverless
-//     Spark or an attached Synapse pool, never on Kubernetes), jobs run locally, batch
+//     Spark or an attached Synapse pool, never on Kubernetes), steps that are pipeline
+//     components (their own steps run) or move data (data_transfer, import), jobs and steps
+//     run locally, batch
 //     deployments that name no compute and pipeline component batch deployments,
 //     components, endpoints without deployments, GitHub Actions workflows (on:, or
 //     jobs.*.runs-on), a Helm chart's Chart.yaml, Nodes (read only by a caller that wants
@@ -125,10 +133,11 @@
 //
 // # Speed
 //
-// A long list (an InstanceTypeList, or what kubectl get -o yaml prints) is parsed in parts on
-// every processor and put together, when nothing can make a part read unlike the whole (see
-// parts.go: no anchors or aliases, items that start at one indentation); the trees are the
-// same, a property test and a fuzz target hold them so.
+// A long list (an InstanceTypeList, or what kubectl get -o yaml prints) is read in parts, runs
+// of items parsed on up to four processors at once as the decoder comes to them, when
+// nothing can make a part read unlike the whole (see parts.go: no anchors or aliases,
+// items that start at one indentation); the trees are the same, and so is what Parse
+// reads of the document, which property tests and a fuzz target hold.
 //
 // # Rule ids, suppression comments and the config file
 //
@@ -145,19 +154,26 @@
 // A document's node tree lives while the document is decoded, and no longer: what a
 // [Document] keeps is what was decoded of it (its instance types, workloads and nodes) and
 // its table of positions. [Parse] keeps every document in the File; [Scan] hands each to a
-// function and keeps none, so that memory does not grow with the number of documents. The
-// items of a long list are let go as they are decoded, so that the list's tree and its
-// decoded items are not held at once.
+// function and keeps none, so that memory does not grow with the number of documents,
+// which are cut from the file and read one at a time. The items of a long list are let go
+// as they are decoded, and a long list read in parts never has the tree of the whole list,
+// only those of the parts being read.
 //
 // # Limits
 //
 // Hostile input yields findings of type InputLimit, never a panic, a hang or unbounded
-// memory: a file may hold at most [MaxFileSize] bytes; a document at most [MaxNodes]
-// nodes (bounded before parsing by [NodeBound], which counts the words and indicators that
-// can make a node: a real cluster's node list counts about twice its nodes; a document of
-// blank lines and comments is not parsed at all), and aliases
-// may grow it at most [MaxAliasGrowth]-fold; nesting is limited to [MaxDepth] levels once
-// aliases are followed; a scalar may be [MaxScalarSize] bytes long.
+// memory: a file may hold at most [MaxFileSize] bytes; a document read whole at most
+// [MaxNodes] nodes (bounded before parsing by [NodeBound], which counts the words and
+// indicators that can make a node, one and a half to twice the nodes of a real node list;
+// a document of blank lines, comments and separators is not parsed at all), and a long
+// list read in parts at most [MaxListNodes] in all, each part within MaxNodes by the same
+// bound (the node list of a real cluster of 3,000 nodes, 50 images each, is 51 MB and 1.85
+// million nodes: read in parts); aliases may grow a document at most
+// [MaxAliasGrowth]-fold; nesting is limited to [MaxDepth] levels once aliases are
+// followed; a scalar may be [MaxScalarSize] bytes long; a document may hold [MaxItems]
+// items (instance types, nodes, compute targets, pipeline steps, the items of a List it
+// skips). A File lists at most [MaxFileReports] findings of its reading and documents
+// skipped, and one more of each that counts the rest.
 //
 // # Positions
 //

@@ -30,8 +30,8 @@ const (
 	KindEndpoint Kind = "KubernetesOnlineEndpoint"
 	// KindJob is a command job on a compute target.
 	KindJob Kind = "CommandJob"
-	// KindPipelineJob is a pipeline job; each step that names an instance type is a
-	// workload.
+	// KindPipelineJob is a pipeline job; each step on a compute target is a workload,
+	// whether it names an instance type or not.
 	KindPipelineJob Kind = "PipelineJob"
 	// KindSweepJob is a sweep job.
 	KindSweepJob Kind = "SweepJob"
@@ -66,6 +66,11 @@ type File struct {
 	// Errors are the problems not tied to a recognised document (a syntax error, a file
 	// too large, invalid UTF-8), each with its position.
 	Errors []Finding
+	// Suppressions are the suppression comments of the file that are in no recognised
+	// document's Suppressions: those of documents skipped or that cannot be read, and of
+	// a document of comments alone at the end. With the documents', they are what
+	// Suppressions(data) returns.
+	Suppressions []Suppression
 }
 
 // Skip is a document, or a whole file, that is not checked.
@@ -126,7 +131,7 @@ type Document struct {
 	// items of an InstanceTypeList, the InstanceType items of a List.
 	InstanceTypes []Item[*instancetype.InstanceType]
 	// Workloads are the deployments and jobs of the document: one for a deployment or a
-	// command or sweep job, one per step that names an instance type for a pipeline job,
+	// command or sweep job, one per step on a compute target for a pipeline job,
 	// one per inline deployment for an endpoint.
 	Workloads []Item[*resolve.Workload]
 	// Nodes are the v1 Nodes of the document: one for a Node, the Node items of a List, as
@@ -139,6 +144,11 @@ type Document struct {
 	// Errors are the problems found decoding the document, with paths relative to it.
 	// A document with errors is still returned with whatever could be decoded.
 	Errors field.ErrorList
+	// Suppressions are the suppression comments that apply to the document's lines: its
+	// own, the one on the "---" line before it, and those of a document of comments alone
+	// before it (see Suppressions), read from the one parse of the document. Scan hands
+	// them over with the document, before the findings they may suppress are known.
+	Suppressions []Suppression
 
 	at *positions // the table of positions its decoding filled
 	// refusal reports a document kubectl refuses (a value it cannot send or read), which
@@ -228,9 +238,7 @@ type Locator struct {
 // given are those the object's findings can be at, and the paths above them that decoding
 // may have refused.
 func (d *Document) Locator(base *field.Path, paths ...string) Locator {
-	if !d.at.indexed {
-		d.at.index()
-	}
+	d.at.index()
 	start := d.at.start
 	if base != nil {
 		start = d.Position(base.String())

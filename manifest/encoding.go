@@ -11,8 +11,9 @@ import (
 // file that starts with the UTF-16 mark FE FF (big-endian) or FF FE (little-endian, what
 // PowerShell 5.1's > writes) is UTF-16, converted to UTF-8 before its documents are cut,
 // unpaired surrogates becoming U+FFFD; a UTF-8 mark (EF BB BF) is dropped; anything else is
-// UTF-8. UTF-32, and UTF-16 without a mark, kubectl reads as UTF-8 and refuses, for the NUL
-// bytes: here each is one finding that names the encoding.
+// UTF-8. UTF-32, with a mark or without one, and UTF-16 without a mark, kubectl reads as
+// UTF-8 and refuses, for the NUL bytes: here each is one finding that names the encoding
+// (the unmarked ones told by where the zero bytes of their first characters are).
 
 // encodingProblem is a file kubectl cannot read for its encoding, or a flaw of its UTF-16.
 type encodingProblem struct {
@@ -36,6 +37,10 @@ func decodeText(data []byte) ([]byte, *encodingProblem) {
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
 		return fromUTF16(data[2:], false)
 	}
+	if order, ok := unmarkedUTF32(data); ok {
+		return nil, &encodingProblem{line: 1, fatal: true, detail: "the file looks like UTF-32 (" + order +
+			") without a byte order mark: three bytes of every four are 0; kubectl reads it as UTF-8 and refuses it: save it as UTF-8"}
+	}
 	if order, ok := unmarkedUTF16(data); ok {
 		return nil, &encodingProblem{line: 1, fatal: true, detail: "the file looks like UTF-16 (" + order +
 			") without a byte order mark: every other byte is 0; kubectl reads it as UTF-8 and refuses it: save it as UTF-8"}
@@ -43,27 +48,24 @@ func decodeText(data []byte) ([]byte, *encodingProblem) {
 	return data, nil
 }
 
-// fromUTF16 converts UTF-16 text, big- or little-endian, to UTF-8. A last byte that makes
-// no code unit is a problem, and dropped (kubectl's decoder makes it U+FFFD, which then
-// breaks the YAML: one finding here says what is wrong).
+// fromUTF16 converts UTF-16 text, big- or little-endian, to UTF-8, as kubectl's decoder
+// (golang.org/x/text's) does: a surrogate followed by a low surrogate is one character, or
+// one U+FFFD when the first is not a high surrogate; any other surrogate is U+FFFD. A last
+// byte that makes no code unit is a problem, and dropped (kubectl's decoder makes it
+// U+FFFD, which then breaks the YAML: one finding here says what is wrong).
 func fromUTF16(data []byte, bigEndian bool) ([]byte, *encodingProblem) {
 	out := make([]byte, 0, len(data)+len(data)/2)
 	units := len(data) / 2
 	for i := 0; i < units; i++ {
-		u := unit(data, i, bigEndian)
-		switch {
-		case utf16.IsSurrogate(rune(u)) && u < 0xdc00 && i+1 < units:
-			if next := unit(data, i+1, bigEndian); next >= 0xdc00 && next < 0xe000 {
-				out = utf8.AppendRune(out, utf16.DecodeRune(rune(u), rune(next)))
+		u := rune(unit(data, i, bigEndian))
+		if utf16.IsSurrogate(u) && i+1 < units {
+			if next := rune(unit(data, i+1, bigEndian)); next >= 0xdc00 && next < 0xe000 {
+				out = utf8.AppendRune(out, utf16.DecodeRune(u, next)) // U+FFFD for two low ones
 				i++
 				continue
 			}
-			out = utf8.AppendRune(out, utf8.RuneError)
-		case utf16.IsSurrogate(rune(u)):
-			out = utf8.AppendRune(out, utf8.RuneError)
-		default:
-			out = utf8.AppendRune(out, rune(u))
 		}
+		out = utf8.AppendRune(out, u) // U+FFFD for a surrogate
 	}
 	if len(data)%2 == 1 {
 		return out, &encodingProblem{line: lineCount(out), detail: "an incomplete UTF-16 character at the end of the file: it has an odd number of bytes"}
@@ -99,4 +101,65 @@ func unmarkedUTF16(data []byte) (string, bool) {
 		return "big-endian", true
 	}
 	return "", false
+}
+
+// unmarkedUTF32 reports text that reads as UTF-32 without a byte order mark: each of its
+// first (up to) 64 groups of four bytes is a character other than NUL, with the zero bytes
+// of a code point below U+10000 all on the same side, as text in UTF-32 has them. It names
+// the byte order. (UTF-16 text fails it: one of each two bytes is a character's.)
+func unmarkedUTF32(data []byte) (string, bool) {
+	quads := min(len(data)/4, 64)
+	if quads < 1 {
+		return "", false
+	}
+	le, be := true, true
+	for i := range quads {
+		q := data[4*i : 4*i+4]
+		le = le && q[3] == 0 && q[2] == 0 && (q[0] != 0 || q[1] != 0)
+		be = be && q[0] == 0 && q[1] == 0 && (q[2] != 0 || q[3] != 0)
+	}
+	switch {
+	case le:
+		return "little-endian", true
+	case be:
+		return "big-endian", true
+	}
+	return "", false
+}
+
+// decodeRune decodes the first UTF-8 character of b as kubectl's reader does (it reads
+// every file through a UTF-8 decoder of golang.org/x/text): an invalid sequence is one
+// U+FFFD for each maximal subpart, as Unicode recommends. A start of a valid sequence cut
+// short ("\xe7\xb7", then not a continuation byte) is one U+FFFD for all its bytes, where
+// utf8.DecodeRune gives one for each byte. size is at least 1 for a non-empty b.
+func decodeRune(b []byte) (r rune, size int) {
+	r, size = utf8.DecodeRune(b)
+	if r != utf8.RuneError || size != 1 {
+		return r, size
+	}
+	lo, hi, more := byte(0x80), byte(0xbf), 0 // the second byte's range, continuation bytes
+	switch c := b[0]; {
+	case c >= 0xc2 && c <= 0xdf:
+		more = 1
+	case c == 0xe0:
+		lo, more = 0xa0, 2
+	case c == 0xed:
+		hi, more = 0x9f, 2
+	case c >= 0xe1 && c <= 0xef:
+		more = 2
+	case c == 0xf0:
+		lo, more = 0x90, 3
+	case c >= 0xf1 && c <= 0xf3:
+		more = 3
+	case c == 0xf4:
+		hi, more = 0x8f, 3
+	}
+	n := 1
+	for ; n <= more && n < len(b); n++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xbf
+	}
+	return utf8.RuneError, n
 }

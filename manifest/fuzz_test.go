@@ -59,11 +59,24 @@ func maxFindingLen(data []byte) int { return 4*len(data) + 1024 }
 
 // maxLines is the most lines the YAML reader can see in data: it breaks lines at LF, CR,
 // CRLF, and also at NEL, LS and PS (U+0085, U+2028, U+2029). Counting every one of them,
-// and every LF and CR byte of UTF-16 input, gives an upper bound.
+// and every LF and CR byte of UTF-16 input, gives an upper bound; input with a UTF-16 byte
+// order mark is read as UTF-16, so its NEL, LS and PS are counted as code units (FuzzParse
+// found "\xff\xfe( " read as LS).
 func maxLines(data []byte) int {
 	n := 1 + bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) - bytes.Count(data, []byte("\r\n"))
 	for _, br := range []string{"\u0085", "\u2028", "\u2029"} {
 		n += bytes.Count(data, []byte(br))
+	}
+	if big, little := bytes.HasPrefix(data, []byte{0xfe, 0xff}), bytes.HasPrefix(data, []byte{0xff, 0xfe}); big || little {
+		for i := 2; i+1 < len(data); i += 2 {
+			u := rune(data[i])<<8 | rune(data[i+1])
+			if little {
+				u = rune(data[i+1])<<8 | rune(data[i])
+			}
+			if u == '\u0085' || u == '\u2028' || u == '\u2029' {
+				n++
+			}
+		}
 	}
 	return n
 }
@@ -90,6 +103,43 @@ func checkFinding(t *testing.T, data []byte, x manifest.Finding) {
 	}
 	if _, ok := lint.LookupRule(x.Rule()); !ok {
 		t.Errorf("finding %q has no registered rule id (%q)", x, x.Rule())
+	}
+	if aboutValue(x) && x.Err.Field == "" {
+		t.Errorf("finding %q is about a value, and has no field: a value is always at a path below the document", x)
+	}
+}
+
+// aboutValue reports a finding about a value kubectl refuses (a number with no JSON form, a
+// tag that does not fit it, a !!binary that is not base64, an alias into itself), not about
+// a key or a mapping, which the document itself may have.
+func aboutValue(x manifest.Finding) bool {
+	return x.Rule() == "kubectl-refuses" && !strings.Contains(x.Err.Detail, "key")
+}
+
+// checkOnce checks that no finding is reported twice: the same problem at the same place
+// and field is one finding, and one at a field is not restated at the document (no field).
+// (The same problem at one place and two fields is two: an anchored value aliased twice.)
+func checkOnce(t *testing.T, fs []manifest.Finding) {
+	t.Helper()
+	type problem struct {
+		pos                manifest.Position
+		typ, rule, message string
+	}
+	seen := make(map[string]bool, len(fs))
+	fields := make(map[problem][]string, len(fs))
+	for _, x := range fs {
+		if k := fmt.Sprintf("%d:%d %s", x.Line, x.Column, x); seen[k] {
+			t.Errorf("finding %q twice", x)
+		} else {
+			seen[k] = true
+		}
+		p := problem{x.Position, x.TypeName(), x.Rule(), x.Message()}
+		fields[p] = append(fields[p], x.Err.Field)
+	}
+	for p, fs := range fields {
+		if len(fs) > 1 && slices.Contains(fs, "") {
+			t.Errorf("%s at %d:%d reported at fields %q: once at a field, and again at the document", p.message, p.pos.Line, p.pos.Column, fs)
+		}
 	}
 }
 
@@ -166,6 +216,7 @@ func FuzzParse(f *testing.F) {
 		for _, x := range findings {
 			checkFinding(t, data, x)
 		}
+		checkOnce(t, findings)
 		if !slices.IsSortedFunc(findings, func(a, b manifest.Finding) int {
 			return cmpPosition(a.Position, b.Position)
 		}) {
@@ -335,7 +386,7 @@ func checkDocument(t *testing.T, d *manifest.Document, lines int) {
 		if len(d.Workloads) != 0 {
 			t.Errorf("%s document with %d workloads", d.Kind, len(d.Workloads))
 		}
-	case manifest.KindDeployment, manifest.KindJob, manifest.KindSweepJob:
+	case manifest.KindDeployment, manifest.KindJob, manifest.KindSweepJob, manifest.KindAutoMLJob, manifest.KindBatchDeployment:
 		want := resolve.Job
 		if d.Kind == manifest.KindDeployment {
 			want = resolve.Deployment
@@ -354,6 +405,27 @@ func checkDocument(t *testing.T, d *manifest.Document, lines int) {
 			if w.Path.String() != fmt.Sprintf("deployments[%d]", i) && !strings.HasPrefix(w.Path.String(), "deployments[") || w.Kind != manifest.KindDeployment || w.Object.Kind != resolve.Deployment || w.Note == "" {
 				t.Errorf("endpoint deployment at %s: kind %s, %s, note %q", w.Path, w.Kind, w.Object.Kind, w.Note)
 			}
+		}
+	case manifest.KindNode:
+		if len(d.Nodes) != 1 || d.Nodes[0].Path != nil || len(d.InstanceTypes)+len(d.Workloads)+len(d.Computes) != 0 {
+			t.Errorf("Node document: %d nodes, %d instance types, %d workloads, %d compute targets", len(d.Nodes), len(d.InstanceTypes), len(d.Workloads), len(d.Computes))
+		}
+	case manifest.KindCompute:
+		if len(d.Computes) != 1 || d.Computes[0].Path != nil || len(d.InstanceTypes)+len(d.Workloads)+len(d.Nodes) != 0 {
+			t.Errorf("Compute document: %d compute targets, %d instance types, %d workloads, %d nodes", len(d.Computes), len(d.InstanceTypes), len(d.Workloads), len(d.Nodes))
+		}
+	case manifest.KindComputeList:
+		prev := -1
+		for _, c := range d.Computes {
+			var i int
+			p := strings.TrimPrefix(c.Path.String(), "value")
+			if _, err := fmt.Sscanf(p, "[%d]", &i); err != nil || i <= prev || p != fmt.Sprintf("[%d]", i) {
+				t.Errorf("ComputeList document: compute target at %s after [%d]", c.Path, prev)
+			}
+			prev = i
+		}
+		if len(d.InstanceTypes)+len(d.Workloads)+len(d.Nodes) != 0 {
+			t.Errorf("ComputeList document with %d instance types, %d workloads, %d nodes", len(d.InstanceTypes), len(d.Workloads), len(d.Nodes))
 		}
 	default:
 		t.Errorf("document of unknown kind %q", d.Kind)

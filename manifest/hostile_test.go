@@ -3,6 +3,7 @@ package manifest_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -107,6 +108,7 @@ func TestHostileInput(t *testing.T) {
 		{"an alias into itself as a merge", header + "metadata: &m\n  name: m\n  <<: *m\n", "", "an alias to a node that contains it", 1},
 		{"a cycle through two anchors", "endpoint_name: e\nx: &a [&b [*a, *b]]\n", "", "an alias to a node that contains it", 1},
 		{"UTF-16 with an odd number of bytes", "\xff\xfea\x00:\x00 \x00b\x00\n", manifest.SyntaxError, "incomplete UTF-16 character", 0},
+		{"a separator followed by 1 MB", "--- " + strings.Repeat("x", 1<<20) + "\n", manifest.SyntaxError, "invalid YAML document separator: \"xxx", 0},
 		{"a Helm template of a hostile size", strings.Repeat("{{ x }}\n", 1<<16), "", "", 0},
 	}
 	for _, tt := range tests {
@@ -153,6 +155,9 @@ func TestHostileLargeInput(t *testing.T) {
 		// kubectl reads the file as YAML when its first JSON value fails: then it is the YAML
 		// reader's limit.
 		{"a JSON document of more nodes than MaxNodes", `{"kind": "InstanceType", "spec": [` + strings.Repeat("1,", manifest.MaxNodes) + "1]}", manifest.InputLimit, "document too large"},
+		// Each part within MaxNodes, the list over MaxListNodes.
+		{"a long list of more nodes than MaxListNodes", "apiVersion: v1\nkind: List\nitems:\n" +
+			strings.Repeat("- ["+strings.Repeat("0,", 40_000)+"0]\n", manifest.MaxListNodes/40_000+1), manifest.InputLimit, "document too large: more than 3000000 nodes"},
 	} {
 		f := manifest.Parse("hostile.yaml", []byte(tt.data))
 		fs := f.Findings()
@@ -215,6 +220,41 @@ func TestManyDocumentsLinear(t *testing.T) {
 	if large > 30*small {
 		t.Errorf("Scan of 240,000 documents took %v of processor time, of 24,000 %v: more than 30 times; want time linear in the number of documents", large, small)
 	}
+}
+
+// TestManySeparators: 64 MiB of "---" lines (8 million separators, 4 million empty
+// documents) once ran for more than 11 minutes and grew past 420 MB: every document was cut
+// into a list before any was read, and each "---" alone was parsed. Documents are now cut
+// and read one at a time, and one of a separator alone is empty without being parsed: the
+// reading allocates nothing per document. (Bytes allocated, not time: a busy machine
+// cannot fail it. Not parallel, so that no other test allocates meanwhile.)
+func TestManySeparators(t *testing.T) {
+	for _, sep := range []string{"---\n", "---\r\n", "--- # c\n"} {
+		data := []byte(strings.Repeat(sep, sized(200_000, 2_000_000)))
+		var f *manifest.File
+		allocated := bytesAllocated(func() { f = manifest.Scan("separators.yaml", data, nil) })
+		if f.Count != 0 || len(f.Errors) != 0 || len(f.Skipped) != 0 {
+			t.Errorf("%q: Count %d, findings:%s, skipped %v; want nothing", sep, f.Count, messages(f.Errors), f.Skipped)
+		}
+		if allocated > 64<<10 {
+			t.Errorf("%q: reading %d separators allocated %d bytes; want nothing per document", sep, len(data)/len(sep), allocated)
+		}
+		// The suppression comments are read document by document too.
+		data = append([]byte("# instancetype:ignore syntax\n"), data...)
+		var supp []manifest.Suppression
+		if allocated := bytesAllocated(func() { supp = manifest.Suppressions(data) }); len(supp) != 1 || allocated > 64<<10 {
+			t.Errorf("%q: Suppressions gave %v, allocating %d bytes; want one, and nothing per document", sep, supp, allocated)
+		}
+	}
+}
+
+// bytesAllocated returns the bytes the heap grew by, in all, while f ran.
+func bytesAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 func TestManyEmptyDocuments(t *testing.T) {
@@ -377,5 +417,55 @@ func TestBangIsLinear(t *testing.T) {
 	t.Logf("processor time: 2,000 items %v, 20,000 %v (%.1f×)", small, large, float64(large)/float64(small))
 	if large > 30*small {
 		t.Errorf("20,000 items with a \"!\" took %v, 2,000 %v: more than 30 times", large, small)
+	}
+}
+
+// TestTooManyItems: a document holds at most MaxItems items. A list of 740,000 null items
+// (1.5 MB) once took 94 s and 1.28 GB, every item an empty instance type with its finding
+// held until the list was read; one of 370,000 "{}" 42 s and 670 MB; a List of 3 million
+// scalars (22 MB), each skipped, 650 MB once it was read in parts. A list past the limit
+// is now one finding, and is not read further.
+func TestTooManyItems(t *testing.T) {
+	t.Parallel() // heavy: the package's other tests run beside it
+	list := func(n int, item string) []byte {
+		return []byte("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n" + strings.Repeat(item, n))
+	}
+	for _, item := range []string{"- {}\n", "-\n", "- apiVersion: v1\n  kind: Node\n", "- x\n"} {
+		data := list(manifest.MaxItems+1, item)
+		if strings.Contains(item, "Node") || item == "- x\n" {
+			data = []byte("apiVersion: v1\nkind: List\nitems:\n" + strings.Repeat(item, manifest.MaxItems+1))
+		}
+		f := manifest.Scan("many.yaml", data, func(*manifest.Document) { t.Errorf("%q: a document read", item) })
+		fs := f.Errors
+		if len(fs) != 1 || fs[0].Type != manifest.InputLimit || !strings.Contains(fs[0].Message(), "document ignored: more than 25000 items") ||
+			fs[0].Line != 4+manifest.MaxItems*strings.Count(item, "\n") || f.Count != 1 || f.Checked != 0 || len(f.Skipped) > manifest.MaxFileReports+1 {
+			t.Errorf("%d items %q: Count %d, Checked %d, %d skipped, findings%.500s; want one InputLimit at the item past the limit",
+				manifest.MaxItems+1, item, f.Count, f.Checked, len(f.Skipped), messages(fs))
+		}
+	}
+	if os.Getenv("INSTANCETYPES_SLOW_TESTS") == "" {
+		return
+	}
+	if f := manifest.Parse("many.yaml", list(manifest.MaxItems, "- {}\n")); len(f.Documents) != 1 || len(f.Documents[0].InstanceTypes) != manifest.MaxItems {
+		t.Errorf("a list of MaxItems items: %d documents; want it read", len(f.Documents))
+	}
+}
+
+// TestManyReports: a file lists at most MaxFileReports findings of its reading and
+// documents skipped, and one more of each that counts the rest. 1,000,000 documents of
+// "[" (6 MB) once took 126 s and 334 MB, a finding each; 1,000,000 of another kind 16 s
+// and 170 MB, a skip each (a 64 MiB file holds ten times as many).
+func TestManyReports(t *testing.T) {
+	t.Parallel() // heavy: the package's other tests run beside it
+	n := manifest.MaxFileReports + 5
+	f := manifest.Scan("broken.yaml", []byte(strings.Repeat("---\n[\n", n)), nil)
+	if last := f.Errors[len(f.Errors)-1]; len(f.Errors) != manifest.MaxFileReports+1 || f.Count != n ||
+		last.Type != manifest.InputLimit || !strings.HasPrefix(last.Message(), "5 more problems reading this file are not reported") || last.Line != 2*(n-5)+2 {
+		t.Errorf("%d broken documents: Count %d, %d findings, the last %s; want %d and one counting 5 more, at the first", n, f.Count, len(f.Errors), last, manifest.MaxFileReports)
+	}
+	f = manifest.Scan("other.yaml", []byte(strings.Repeat("---\nkind: Other\n", n)), nil)
+	if last := f.Skipped[len(f.Skipped)-1]; len(f.Skipped) != manifest.MaxFileReports+1 || f.Count != n ||
+		!strings.HasPrefix(last.Reason, "5 more documents and items of this file skipped") || last.Line != 2*(n-5)+2 {
+		t.Errorf("%d documents of another kind: Count %d, %d skipped, the last %v; want %d and one counting 5 more", n, f.Count, len(f.Skipped), last, manifest.MaxFileReports)
 	}
 }

@@ -36,6 +36,7 @@ type jsonReader struct {
 	// tooLong is the first string or number of the value being read longer than
 	// MaxScalarSize.
 	tooLong *yaml.Node
+	slab    []yaml.Node // where nodes are made (see node)
 }
 
 // jsonError is a syntax error at a place in a JSON text.
@@ -92,6 +93,18 @@ func (r *jsonReader) more() bool {
 	return r.off < len(r.data)
 }
 
+// node returns a new node at pos. Nodes are made in slabs, of up to 1,024, never grown
+// (pointers into them stay valid): one allocation for many nodes, side by side in memory.
+func (r *jsonReader) node(pos Position) *yaml.Node {
+	if len(r.slab) == cap(r.slab) {
+		r.slab = make([]yaml.Node, 0, min(max(2*cap(r.slab), 16), 1024))
+	}
+	r.slab = r.slab[:len(r.slab)+1]
+	n := &r.slab[len(r.slab)-1]
+	n.Line, n.Column = pos.Line, pos.Column
+	return n
+}
+
 // value reads one value and returns its tree.
 func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 	r.space()
@@ -101,8 +114,7 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 	if r.nodes++; r.nodes > r.limit {
 		return nil, &jsonError{pos: r.position(r.off), msg: fmt.Sprintf("document too large: more than %d nodes", r.limit), limit: true}
 	}
-	pos := r.position(r.off)
-	n := &yaml.Node{Line: pos.Line, Column: pos.Column}
+	n := r.node(r.position(r.off))
 	switch c := r.data[r.off]; {
 	case c == '{':
 		if depth >= maxJSONDepth {
@@ -351,8 +363,10 @@ func (r *jsonReader) str() (string, error) {
 			b = append(b, c)
 			r.off++
 		default:
-			c, size := utf8.DecodeRune(d[r.off:])
-			b = utf8.AppendRune(b, c) // invalid UTF-8 becomes U+FFFD, as encoding/json makes it
+			// Invalid UTF-8 becomes U+FFFD, as kubectl's reader makes it before
+			// encoding/json sees the text: one for each maximal subpart.
+			c, size := decodeRune(d[r.off:])
+			b = utf8.AppendRune(b, c)
 			r.off += size
 		}
 	}

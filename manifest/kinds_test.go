@@ -284,7 +284,15 @@ var recognitionTests = []struct {
 	{"endpoint by type: kubernetes with deployments", "type: kubernetes\ndeployments: []\n", manifest.KindEndpoint, "", nil},
 	{"endpoint by $schema without deployments", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineEndpoint.schema.json\nname: e\ncompute: azureml:k8s\nauth_mode: key\n", "", "an online endpoint: it names no deployments", nil},
 	{"endpoint by auth_mode", "name: e\nauth_mode: key\n", "", "an Azure ML online endpoint: it names no deployments", nil},
-	{"endpoint by type: kubernetes", "type: kubernetes\nname: e\n", "", "an Azure ML Kubernetes online endpoint: it names no deployments", nil},
+	{"endpoint by type: kubernetes", "type: kubernetes\nname: e\ncompute: azureml:k8s\nauth_mode: key\n", "", "an Azure ML Kubernetes online endpoint (it has auth_mode): it names no deployments", nil},
+	{"endpoint by type: kubernetes and traffic", "name: e\ntype: kubernetes\ntraffic: {blue: 100}\n", "", "an Azure ML Kubernetes online endpoint (it has traffic)", nil},
+	{"endpoint or compute that names nothing", "type: kubernetes\ndescription: x\n", "", "names nothing", nil},
+	{"Kubernetes compute of a name and a type", "name: k8s\ntype: kubernetes\n", manifest.KindCompute, "", nil},
+	{"compute of a misspelt type", "name: k8s\ntype: kuberentes\n", manifest.KindCompute, "", nil},
+	{"compute of a misspelt type by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesCompute.schema.json\nname: k8s\ntype: kuberentes\n", manifest.KindCompute, "", nil},
+	{"a deployment of a misspelt type", "name: blue\ntype: kuberentes\nendpoint_name: e\ninstance_type: a\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "blue", "a", false}}},
+	{"something else of a type far from a compute's", "name: x\ntype: uri_folder\n", "", "not an InstanceType", nil},
+	{"Kubernetes compute with identity", "name: k8s\ntype: kubernetes\nidentity:\n  type: system_assigned\n", manifest.KindCompute, "", nil},
 	{"Kubernetes compute target", "type: kubernetes\nname: k8s\nresource_id: /subscriptions/x\n", manifest.KindCompute, "", nil},
 	{"compute by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/amlCompute.schema.json\nname: cpu-cluster\ntype: amlcompute\n", manifest.KindCompute, "", nil},
 	{"compute instance by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/computeInstance.schema.json\nname: dev\ntype: computeinstance\n", manifest.KindCompute, "", nil},
@@ -315,6 +323,7 @@ var recognitionTests = []struct {
 	{"pipeline job", pipelineJob, manifest.KindPipelineJob, "", []work{
 		{"jobs.prep", 9, manifest.KindPipelineJob, resolve.Job, "", "cpu-small", false},
 		{"jobs.train", 17, manifest.KindPipelineJob, resolve.Job, "", "gpu-a100", false},
+		{"jobs.report", 26, manifest.KindPipelineJob, resolve.Job, "", "", false},
 	}},
 	{"pipeline job by shape", "jobs: {}\n", manifest.KindPipelineJob, "", nil},
 	{"pipeline job by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/pipelineJob.schema.json\n", manifest.KindPipelineJob, "", nil},
@@ -345,7 +354,8 @@ func TestRecognition(t *testing.T) {
 			f := manifest.Parse("x.yaml", []byte(tt.src))
 			var fs []manifest.Finding
 			for _, x := range f.Findings() {
-				if x.Err.Origin != "legacy-compute-form" { // the older form is read, and reported
+				// The older form is read, and reported; so is a misspelt compute type.
+				if x.Err.Origin != "legacy-compute-form" && x.Err.Origin != "compute-type" {
 					fs = append(fs, x)
 				}
 			}
@@ -439,11 +449,12 @@ func TestPipelineSteps(t *testing.T) {
 		work []work
 		skip []manifest.Skip
 	}{{
-		name: "default compute: steps that name an instance type are workloads",
+		name: "default compute: every step is a workload, one that names no instance type too",
 		src:  pipelineJob,
 		work: []work{
 			{"jobs.prep", 9, manifest.KindPipelineJob, resolve.Job, "", "cpu-small", false},
 			{"jobs.train", 17, manifest.KindPipelineJob, resolve.Job, "", "gpu-a100", false},
+			{"jobs.report", 26, manifest.KindPipelineJob, resolve.Job, "", "", false},
 		},
 	}, {
 		name: "a pipeline's compute is every step's",
@@ -481,7 +492,53 @@ jobs:
 			{"jobs.train", 9, manifest.KindPipelineJob, resolve.Job, "", "gpu", false},
 			{"jobs.old", 16, manifest.KindPipelineJob, resolve.Job, "", "legacy", true},
 		},
-		skip: []manifest.Skip{{Line: 5, Reason: `pipeline step "prep" is serverless (no compute, and no settings.default_compute): its instance_type is an Azure VM size`}},
+		skip: []manifest.Skip{
+			{Line: 5, Reason: `pipeline step "prep" is serverless (no compute, and no settings.default_compute): its instance_type is an Azure VM size`},
+			{Line: 14, Reason: `pipeline step "report" is serverless (no compute, and no settings.default_compute)`},
+		},
+	}, {
+		name: "steps that name no instance type: placed when on a compute target, else skipped",
+		src: `settings: {default_compute: azureml:k8s}
+jobs:
+  plain:
+    command: x
+  own:
+    command: x
+    compute: azureml:cpu-cluster
+  bound:
+    command: x
+    compute: ${{parent.inputs.compute}}
+  local:
+    command: x
+    compute: local
+  cloud:
+    command: x
+    compute: azureml:serverless
+  spark:
+    type: spark
+    entry: {file: w.py}
+  sub:
+    type: pipeline
+    component: ./sub.yml
+  copy:
+    type: data_transfer
+    task: copy_data
+  load:
+    type: import
+`,
+		work: []work{
+			{"jobs.plain", 4, manifest.KindPipelineJob, resolve.Job, "", "", false},
+			{"jobs.own", 6, manifest.KindPipelineJob, resolve.Job, "", "", false},
+			{"jobs.bound", 9, manifest.KindPipelineJob, resolve.Job, "", "", false},
+		},
+		skip: []manifest.Skip{
+			{Line: 12, Reason: `pipeline step "local" runs locally (compute: local)`},
+			{Line: 15, Reason: `pipeline step "cloud" is serverless (compute: azureml:serverless)`},
+			{Line: 18, Reason: `pipeline step "spark" is a Spark step: it runs on serverless Spark compute or an attached Synapse Spark pool, never on Kubernetes`},
+			{Line: 21, Reason: `pipeline step "sub" is a pipeline component (type: pipeline): its own steps run, not it`},
+			{Line: 24, Reason: `pipeline step "copy" is a data transfer step (type: data_transfer): it moves data, with no instance type`},
+			{Line: 27, Reason: `pipeline step "load" is a data import step (type: import): it moves data, with no instance type`},
+		},
 	}, {
 		name: "a step's name field is its name",
 		src: `settings: {default_compute: azureml:k8s}

@@ -2,6 +2,7 @@ package manifest_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"reflect"
 	"slices"
@@ -372,6 +373,93 @@ metadata:
   name: m
 `,
 	want: []loc{{4, "metadata", "FieldValueInvalid"}},
+}, {
+	// kubectl's reader stops at the merge: what the scalar holds is not read, so the
+	// infinity is not a second finding (once it was, at the document, with no field).
+	name: "a merge of an infinity",
+	src: `
+apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata: {name: m}
+<<: .inf
+`,
+	want: []loc{{4, "", "FieldValueInvalid"}},
+}, {
+	name: "a merge of a list holding a scalar",
+	src: `
+apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata:
+  name: m
+  <<: [{a: .inf}, .nan]
+  x: [.inf]
+`,
+	want: []loc{{5, "metadata", "FieldValueInvalid"}, {6, "metadata.x", "UnknownField"}, {6, "metadata.x[0]", "FieldValueInvalid"}},
+}, {
+	name: "an anchored infinity merged, and aliased where kubectl stops first",
+	src: `
+apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata: {name: m}
+spec:
+  <<: &a .inf
+  x: *a
+`,
+	want: []loc{{5, "spec", "FieldValueInvalid"}, {6, "spec.x", "UnknownField"}},
+}, {
+	// kubectl's reader drops a value a later key replaces before it makes JSON: an
+	// infinity there is no problem (once it was a syntax error at the document).
+	name: "an infinity in a value a later key replaces",
+	src: `
+apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata:
+  name: m
+  labels: {<<: {a: .inf}, a: "1"}
+  annotations:
+    b: [.nan]
+    b: "2"
+`,
+	want: []loc{{8, "metadata.annotations[b]", "FieldValueDuplicate"}},
+}, {
+	// A tag that does not fit is refused by kubectl's YAML reader, which reads the
+	// replaced value all the same: it is reported at the entry's path.
+	name: "a bad tag in a value a later key replaces",
+	src: `
+apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata:
+  name: m
+  labels:
+    a: {b: !!int x}
+    a: "1"
+`,
+	want: []loc{{6, "metadata.labels[a]", "FieldValueInvalid"}, {7, "metadata.labels[a]", "FieldValueDuplicate"}},
+}, {
+	// kubectl refuses the null key: what its value holds is not read past it.
+	name: "an infinity under a null key",
+	src: `
+apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata: {name: m}
+? null
+: {b: .nan}
+`,
+	want: []loc{{4, "", "FieldValueInvalid"}},
+}, {
+	// What kubectl refuses inside a value of the wrong type, which the walk does not
+	// enter, is reported where it is written (once it was at the document, no field).
+	name: "a cycle and an infinity in a value of the wrong type",
+	src: `
+apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata: {name: m}
+spec:
+  nodeSelector:
+  - &a [*a]
+  - .nan
+`,
+	want: []loc{{5, "spec.nodeSelector", "FieldValueTypeInvalid"}, {6, "spec.nodeSelector[0][0]", "FieldValueInvalid"}, {7, "spec.nodeSelector[1]", "FieldValueInvalid"}},
 }, {
 	name: "an alias to an anchor of another document",
 	src: `
@@ -1094,6 +1182,29 @@ func TestJSONFallbackReadsYAML11(t *testing.T) {
 	}
 }
 
+// TestYAMLAfterJSONOnOneLine: when the second JSON value fails, kubectl reads the rest as
+// YAML from where the first ended, which may be on the same line. Positions on that line
+// count the JSON's columns before it: two documents there that miss the same field are two
+// findings at two places (FuzzParse found them reported as one finding twice, at 1:1).
+func TestYAMLAfterJSONOnOneLine(t *testing.T) {
+	src := `{"kind": "InstanceType"}  {kind: InstanceType, metadata: {name: [x]}}` + "\n"
+	f := manifest.Parse("j.json", []byte(src))
+	var got []string
+	for _, x := range f.Findings() {
+		got = append(got, fmt.Sprintf("%d:%d %s", x.Line, x.Column, x.Err.Field))
+	}
+	want := []string{"1:1 apiVersion", "1:27 apiVersion", "1:59 metadata.name"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Parse(%q) findings at %q; want %q%s", src, got, want, messages(f.Findings()))
+	}
+	if len(f.Documents) != 2 {
+		t.Fatalf("%d documents; want 2", len(f.Documents))
+	}
+	if d := f.Documents[1]; d.Line != 1 || d.Position("metadata") != (manifest.Position{Line: 1, Column: 48}) {
+		t.Errorf("second document on line %d, metadata at %v; want line 1, {1 48}", d.Line, d.Position("metadata"))
+	}
+}
+
 // typeJSON is an InstanceType in JSON, on one line.
 const typeJSON = `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}}`
 
@@ -1234,6 +1345,41 @@ func TestJSONNumbersBeyondFloat64(t *testing.T) {
 	for _, x := range f.Findings() {
 		if strings.Contains(x.Message(), "64-bit float") {
 			t.Errorf("1e-400: %s; kubectl reads it as 0", x)
+		}
+	}
+}
+
+// A key set twice is found in a mapping of any size: a few keys are compared with each
+// other, many by their sorted hashes (a duplicate among 40 or 4,000 keys, first, last or
+// in the middle), and many distinct keys are no finding.
+func TestDuplicatesInLargeMappings(t *testing.T) {
+	for _, n := range []int{3, 16, 17, 40, 4000} {
+		for _, dup := range []int{-1, 0, n / 2, n - 1} {
+			var b strings.Builder
+			b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata:\n  name: m\n  labels:\n")
+			for i := range n {
+				fmt.Fprintf(&b, "    k%d: v\n", i)
+			}
+			if dup >= 0 {
+				fmt.Fprintf(&b, "    k%d: again\n", dup)
+			}
+			var want []loc
+			if dup >= 0 {
+				want = []loc{{6 + n, fmt.Sprintf("metadata.labels[k%d]", dup), "FieldValueDuplicate"}}
+			}
+			f := manifest.Parse("m.yaml", []byte(b.String()))
+			var got []loc
+			for _, l := range locs(f.Findings()) {
+				if l.typ == "FieldValueDuplicate" {
+					got = append(got, l)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%d keys, k%d again: duplicate findings %v; want %v", n, dup, got, want)
+			}
+			if labels := oneDocument(t, f).InstanceTypes[0].Object.Labels; len(labels) != n || dup >= 0 && labels[fmt.Sprintf("k%d", dup)] != "again" {
+				t.Errorf("%d keys, k%d again: %d labels, k%d = %q; want %d, the last value in effect", n, dup, len(labels), dup, labels[fmt.Sprintf("k%d", max(dup, 0))], n)
+			}
 		}
 	}
 }

@@ -455,6 +455,9 @@ func (d *decoder) v1List(n *yaml.Node, item func(*instancetype.InstanceType, *fi
 // that items are released only in a document without aliases.
 func (d *decoder) release(seq *yaml.Node, j int) {
 	if !d.aliases {
+		if d.long != nil && seq == d.long.seq {
+			j -= d.itemBase // the list's node holds one part
+		}
 		seq.Content[j] = nil
 	}
 }

@@ -41,8 +41,8 @@ type ours struct {
 
 // ourYAML reads the YAML documents of data as Parse does.
 func ourYAML(data []byte) (chunks []chunk, docs []ours) {
-	chunks = yamlChunks(data, func(int, string) {})
-	for _, c := range chunks {
+	for c := range yamlChunks(data, func(int, string) {}) {
+		chunks = append(chunks, c)
 		n, d, problem := parseChunk("oracle", c)
 		o := ours{line: c.line}
 		switch {
@@ -69,6 +69,21 @@ func ourYAML(data []byte) (chunks []chunk, docs []ours) {
 // invalid bytes with U+FFFD.
 func kubectlText(data []byte) []byte {
 	text, err := io.ReadAll(transform.NewReader(bytes.NewReader(data), unicode.BOMOverride(unicode.UTF8.NewDecoder())))
+	if err != nil {
+		panic(err) // reading from memory
+	}
+	return text
+}
+
+// kubectlChunk is a document we cut from the text of the file data as kubectl's reader has
+// that text: the file's byte order mark is behind both, and invalid UTF-8, which we keep
+// (and report), is U+FFFD to kubectl's UTF-8 decoder, but not behind a UTF-8 mark, after
+// which kubectl decodes nothing. A U+FEFF in the text is kept, as both keep it.
+func kubectlChunk(data, chunk []byte) []byte {
+	if bytes.HasPrefix(data, []byte{0xef, 0xbb, 0xbf}) {
+		return chunk
+	}
+	text, err := io.ReadAll(transform.NewReader(bytes.NewReader(chunk), unicode.UTF8.NewDecoder()))
 	if err != nil {
 		panic(err) // reading from memory
 	}
@@ -138,7 +153,7 @@ func checkOracle(t *testing.T, data []byte) {
 		// kubectl's line reader ends every line with "\n"; ours keeps the text. kubectl's
 		// reader replaces invalid UTF-8 with U+FFFD where ours keeps the bytes (and reports
 		// them: a syntax error, below): compare the cuts as kubectl's reader has the text.
-		if a, b := bytes.TrimSuffix(theirChunks[i], []byte("\n")), bytes.TrimSuffix(kubectlText(ourChunks[i].data), []byte("\n")); !bytes.Equal(a, b) {
+		if a, b := bytes.TrimSuffix(theirChunks[i], []byte("\n")), bytes.TrimSuffix(kubectlChunk(data, ourChunks[i].data), []byte("\n")); !bytes.Equal(a, b) {
 			t.Fatalf("document %d: kubectl cuts %q, we %q", i, a, b)
 		}
 		o := got[i]
@@ -352,6 +367,19 @@ func utf16Text(s string, bigEndian bool) []byte {
 	return out
 }
 
+// utf32Text encodes s as UTF-32 without a byte order mark, in either byte order.
+func utf32Text(s string, bigEndian bool) []byte {
+	var out []byte
+	for _, r := range s {
+		if bigEndian {
+			out = append(out, byte(r>>24), byte(r>>16), byte(r>>8), byte(r))
+		} else {
+			out = append(out, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+		}
+	}
+	return out
+}
+
 // Files in UTF-16 with a byte order mark (what PowerShell 5.1's > writes, with CRLF) are read
 // as kubectl reads them, converted before documents are cut: every document checked, every
 // finding on its line. UTF-32 and UTF-16 without a mark are one clear finding each.
@@ -394,6 +422,9 @@ func TestEncodings(t *testing.T) {
 		{"UTF-32LE", append([]byte{0xff, 0xfe, 0, 0}, 'a', 0, 0, 0), "UTF-32 (little-endian"},
 		{"UTF-16LE without a mark", utf16Text(src, false)[2:], "UTF-16 (little-endian) without a byte order mark"},
 		{"UTF-16BE without a mark", utf16Text(src, true)[2:], "UTF-16 (big-endian) without a byte order mark"},
+		{"UTF-32LE without a mark", utf32Text(src, false), "UTF-32 (little-endian) without a byte order mark"},
+		{"UTF-32BE without a mark", utf32Text(src, true), "UTF-32 (big-endian) without a byte order mark"},
+		{"UTF-32LE without a mark, one character", []byte{'a', 0, 0, 0}, "UTF-32 (little-endian) without a byte order mark"},
 	} {
 		f := Parse("e.yaml", tt.data)
 		fs := f.Findings()

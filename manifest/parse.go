@@ -26,11 +26,12 @@ const (
 	// MaxScalarSize is the longest scalar (key or value) accepted in a document, in bytes.
 	// A document holding a longer one is dropped with one finding.
 	MaxScalarSize = 64 << 10
-	// MaxNodes is the most nodes a document may hold, and the most it may expand to once
-	// aliases are followed. The YAML reader's tree takes about 200 bytes a node, so this
-	// bounds memory too: only one document's tree is held at a time. A document over it is
-	// one finding, found by counting the bytes that can begin a node before anything is
-	// parsed.
+	// MaxNodes is the most nodes a document read whole may hold, and the most it may
+	// expand to once aliases are followed. The YAML reader's tree takes about 200 bytes a
+	// node, so this bounds memory too: only one document's tree is held at a time. A
+	// document over it is one finding, found by counting the bytes that can begin a node
+	// before anything is parsed. A long list read in parts (see MaxListNodes) holds each
+	// of its parts to it.
 	MaxNodes = 1_500_000
 	// MaxAliasGrowth bounds what aliases may add to a document: its nodes, expanded, may
 	// number at most MaxAliasGrowth times those written plus 65,536. Anchors used as
@@ -40,6 +41,17 @@ const (
 	// MaxDepth is the deepest a document may nest once aliases are followed, the YAML
 	// reader's own limit for the text.
 	MaxDepth = 10000
+	// MaxItems is the most items one document may hold: instance types, Kubernetes
+	// Nodes, compute targets, pipeline steps, and the items of a List skipped. A document
+	// of more, a list, is ignored with one finding, met at the first item past the limit,
+	// so that what a document holds until it is read (about 2 KB an instance type) stays
+	// bounded. No cluster has near as many (Kubernetes supports 5,000 nodes).
+	MaxItems = 25_000
+	// MaxFileReports is the most findings of reading one file (File.Errors) and the most
+	// documents and items skipped (File.Skipped) a File lists: past it, one more of each
+	// counts the rest, so that a file of millions of broken or foreign documents is read
+	// in bounded memory.
+	MaxFileReports = 10_000
 )
 
 // manifestExtensions are the file name extensions of manifests.
@@ -76,6 +88,18 @@ func Parse(name string, data []byte) *File { return scan(name, data, nil, false)
 // of Parse would. fn may be nil.
 func Scan(name string, data []byte, fn func(*Document)) *File { return scan(name, data, fn, true) }
 
+// ScanComputes is Scan for a file that holds compute targets, as its caller was told (the
+// instancetype command's --computes): each document is read as a compute target when it
+// is a mapping with a name and a type, or as a list of them when it is a list of such
+// mappings, whatever else it holds, as well as when Scan would read it as one. So a
+// compute file that holds its name and type alone, which among manifests may be taken for
+// an online endpoint, is a compute target here, and one whose type is misspelt is a
+// compute target with a finding at its type. Any other document is skipped.
+func ScanComputes(name string, data []byte, fn func(*Document)) *File {
+	r := &reader{f: &File{Name: name}, fn: fn, drop: true, as: recogniseCompute}
+	return r.read(data)
+}
+
 // Read is Parse on the contents of r, read up to MaxFileSize. It fails only if r does.
 func Read(name string, r io.Reader) (*File, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
@@ -91,10 +115,36 @@ type reader struct {
 	fn   func(*Document)
 	drop bool                       // do not keep the documents in f (Scan)
 	each func(*yaml.Node, *decoder) // for tests: called with every non-empty document
+	// as recognises the documents: recognise when nil.
+	as func(*yaml.Node) (Kind, string, *field.Error)
+	// moreErrors and moreSkips count the findings and skips past MaxFileReports, which
+	// f does not hold; moreAt is the first of those findings, skipAt the line of the
+	// first of those skips.
+	moreErrors, moreSkips int
+	moreAt                Position
+	skipAt                int
+	// comments is set when the file is YAML holding IgnoreMarker: suppression comments
+	// are then read from each document as it is parsed (see readComments).
+	comments *commentReader
+}
+
+// commentReader reads the suppression comments of a YAML file document by document, from
+// the parse the reader makes of each, so that no document is parsed twice.
+type commentReader struct {
+	lines cursor // the file's text, for the "---" lines between documents
+	// sup are the comments that apply to the document being read, which the Document
+	// made of it takes; pending those of a document of comments alone, which apply to
+	// the next.
+	sup, pending []Suppression
 }
 
 func scan(name string, data []byte, fn func(*Document), drop bool) *File {
 	r := &reader{f: &File{Name: name}, fn: fn, drop: drop}
+	return r.read(data)
+}
+
+// read reads the documents of data into r.f.
+func (r *reader) read(data []byte) *File {
 	if len(data) > MaxFileSize {
 		r.problem(Position{1, 1}, InputLimit, fmt.Sprintf("file too large: more than %d bytes", MaxFileSize))
 		return r.f
@@ -109,40 +159,96 @@ func scan(name string, data []byte, fn func(*Document), drop bool) *File {
 	}
 	data = text
 	if line, ok := templateAction(data); ok {
-		r.f.Skipped = append(r.f.Skipped, Skip{Line: line,
+		r.skip(Skip{Line: line,
 			Reason: "holds Go template actions ({{ ... }}), as a Helm chart template does: not a manifest until rendered"})
 		return r.f
 	}
 	if isJSON(data) {
-		r.readJSON(data)
+		r.readJSON(data) // JSON has no comments, nor the YAML kubectl may read instead
 	} else {
-		r.readYAML(data, 1)
+		if bytes.Contains(data, []byte(IgnoreMarker)) {
+			r.comments = &commentReader{lines: cursor{data: data, line: 1}}
+		}
+		r.readYAML(data, 1, 0)
+		if r.comments != nil && len(r.comments.pending) > 0 {
+			applyToNext(r.comments.pending, nil) // comments at the end: no document after them
+			r.f.Suppressions = append(r.f.Suppressions, r.comments.pending...)
+		}
+	}
+	if r.moreErrors > 0 {
+		r.f.Errors = append(r.f.Errors, fileProblem(r.f.Name, r.moreAt, InputLimit, fmt.Sprintf(
+			"%d more problems reading this file are not reported: a file's reading reports at most %d", r.moreErrors, MaxFileReports)))
+	}
+	if r.moreSkips > 0 {
+		r.f.Skipped = append(r.f.Skipped, Skip{Line: r.skipAt, Reason: fmt.Sprintf(
+			"%d more documents and items of this file skipped, not listed: a file's reading lists at most %d", r.moreSkips, MaxFileReports)})
 	}
 	return r.f
 }
 
 func (r *reader) problem(pos Position, t FindingType, detail string) {
-	r.f.Errors = append(r.f.Errors, fileProblem(r.f.Name, pos, t, detail))
+	r.addError(fileProblem(r.f.Name, pos, t, detail))
+}
+
+// addError adds a finding of reading the file, or counts it past MaxFileReports.
+func (r *reader) addError(x Finding) {
+	if len(r.f.Errors) < MaxFileReports {
+		r.f.Errors = append(r.f.Errors, x)
+		return
+	}
+	if r.moreErrors == 0 {
+		r.moreAt = x.Position
+	}
+	r.moreErrors++
+}
+
+// skip adds a document or an item skipped, or counts it past MaxFileReports.
+func (r *reader) skip(s Skip) {
+	if len(r.f.Skipped) < MaxFileReports {
+		r.f.Skipped = append(r.f.Skipped, s)
+		return
+	}
+	if r.moreSkips == 0 {
+		r.skipAt = s.Line
+	}
+	r.moreSkips++
 }
 
 // readYAML reads data, which starts on the given line of the file, as YAML documents.
-func (r *reader) readYAML(data []byte, line int) {
-	chunks := yamlChunks(data, func(l int, text string) {
-		r.problem(Position{Line: l + line - 1, Column: 1}, SyntaxError, "invalid YAML document separator: "+
-			strconv.Quote(text)+" follows ---: kubectl allows only a comment there, and reads no further")
-	})
-	for _, c := range chunks {
+func (r *reader) readYAML(data []byte, line, column int) {
+	for c := range yamlChunks(data, r.badSeparator(line)) {
+		if c.line == 1 {
+			c.column = column
+		}
 		c.line += line - 1
 		r.readChunk(c)
+	}
+}
+
+// badSeparator returns the function that reports a separator kubectl refuses, in text that
+// starts on the given line of the file.
+func (r *reader) badSeparator(line int) func(int, string) {
+	return func(l int, text string) {
+		r.problem(Position{Line: l + line - 1, Column: 1}, SyntaxError, "invalid YAML document separator: "+
+			strconv.Quote(clip.String(text))+" follows ---: kubectl allows only a comment there, and reads no further")
 	}
 }
 
 // readChunk reads one YAML document.
 func (r *reader) readChunk(c chunk) {
 	n, d, problem := parseChunk(r.f.Name, c)
+	if r.comments != nil {
+		r.comments.read(c, n, d, problem != nil)
+		// The comments no document took (one skipped, or that cannot be read) are the
+		// file's.
+		defer func() {
+			r.f.Suppressions = append(r.f.Suppressions, r.comments.sup...)
+			r.comments.sup = nil
+		}()
+	}
 	if problem != nil {
 		// A document that cannot be read is not empty: it counts.
-		r.f.Errors = append(r.f.Errors, *problem)
+		r.addError(*problem)
 		r.f.Count++
 		return
 	}
@@ -150,39 +256,62 @@ func (r *reader) readChunk(c chunk) {
 		return
 	}
 	r.f.Count++
-	if d != nil {
-		r.add(n, d)
+	if d != nil && !r.add(n, d) {
+		// A part of a long list does not read alone: the document is read whole.
+		n, d, problem = parseChunkWhole(r.f.Name, c)
+		if problem != nil {
+			r.addError(*problem)
+		}
+		if d != nil {
+			r.add(n, d)
+		}
 	}
 }
 
 // parseChunk parses one YAML document and retypes its scalars. It returns the root node and
 // a decoder for it, or nil for an empty document; a problem that keeps the document from
 // being read is returned (with a nil decoder, and the root when the document is not empty).
+// A long list is read in parts (see parts.go): the root returned holds the list empty, and
+// the decoder parses and retypes its parts as it comes to their items.
 func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
+	return parseChunkAs(name, c, true)
+}
+
+// parseChunkWhole is parseChunk for a document read whole, whatever it holds.
+func parseChunkWhole(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
+	return parseChunkAs(name, c, false)
+}
+
+func parseChunkAs(name string, c chunk, inParts bool) (*yaml.Node, *decoder, *Finding) {
 	lines := c.line - 1
-	if blankOrComments(c.data) {
+	if emptyDocument(c.data) {
 		return nil, nil, nil // nothing to read: no need to parse it
 	}
-	// nodeBound counts at most two nodes a byte: a shorter document needs no count.
-	if 2*len(c.data)+2 > MaxNodes {
-		if n := nodeBound(c.data); n > MaxNodes {
-			x := fileProblem(name, Position{c.line, 1}, InputLimit, fmt.Sprintf("document too large: about %d nodes, more than %d", n, MaxNodes))
+	var doc *yaml.Node
+	var list *longList
+	if inParts && len(c.data) >= splitMin {
+		doc, list, _ = cutList(c.data, partSize)
+	}
+	if list == nil {
+		// nodeBound counts at most two nodes a byte: a shorter document needs no count.
+		if 2*len(c.data)+2 > MaxNodes {
+			if n := nodeBound(c.data); n > MaxNodes {
+				x := fileProblem(name, Position{c.line, 1}, InputLimit, fmt.Sprintf("document too large: about %d nodes, more than %d", n, MaxNodes))
+				return nil, nil, &x
+			}
+		}
+		var err error
+		if doc, err = parseDocument(c.data); err != nil {
+			x := syntaxError(name, c.data, err)
+			x.Position = c.position(x.Line, x.Column)
 			return nil, nil, &x
 		}
-	}
-	// Unmarshal reads the first document of its input, in place: a Decoder would copy the
-	// text through its buffers.
-	doc, err := parseDocument(c.data)
-	if err != nil {
-		x := syntaxError(name, c.data, err)
-		x.Line += lines
-		return nil, nil, &x
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil, nil
 	}
 	n := doc.Content[0]
-	t := retyper{source: c.data, bangs: bytes.IndexByte(c.data, '!') >= 0}
+	t := &retyper{source: c.data, bangs: bytes.IndexByte(c.data, '!') >= 0}
 	t.walk(n)
 	if n.Kind == yaml.ScalarNode && n.Tag == tagFloat && !finite(n.Tag, n.Value) {
 		t.refuse(n, "must be a finite number: "+n.Value+" has no JSON form, so kubectl cannot send it")
@@ -191,13 +320,31 @@ func parseChunk(name string, c chunk) (*yaml.Node, *decoder, *Finding) {
 		return nil, nil, nil
 	}
 	if t.tooLong != nil {
-		x := fileProblem(name, Position{t.tooLong.Line + lines, t.tooLong.Column}, InputLimit, fmt.Sprintf(
+		x := fileProblem(name, c.position(t.tooLong.Line, t.tooLong.Column), InputLimit, fmt.Sprintf(
 			"document ignored: a scalar of %d bytes, more than %d", len(t.tooLong.Value), MaxScalarSize))
 		return n, nil, &x
 	}
-	d := newDecoder(t.nodes, min(MaxNodes, MaxAliasGrowth*t.nodes+65536), lines)
+	limit := min(MaxNodes, MaxAliasGrowth*t.nodes+65536)
+	if list != nil {
+		limit = MaxListNodes // a list read in parts holds no alias: it grows by none
+	}
+	d := newDecoder(t.nodes, limit, lines)
+	d.columns = c.column
 	d.refusedNodes, d.refusal, d.aliases = t.refused, len(t.refused) > 0, t.aliases > 0
+	d.long, d.retype = list, t
 	return n, d, nil
+}
+
+// parseDocument parses one YAML document, as yaml.Unmarshal does, into its document node.
+// Unmarshal reads the first document of its input in place: a Decoder would copy the text
+// through its buffers.
+func parseDocument(data []byte) (*yaml.Node, error) {
+	if doc := parsePlain(data); doc != nil {
+		return doc, nil
+	}
+	var doc yaml.Node
+	err := yaml.Unmarshal(data, &doc)
+	return &doc, err
 }
 
 // readJSON reads data as kubectl reads a JSON stream: one document per value. When the
@@ -244,7 +391,10 @@ func (r *reader) readJSON(data []byte) {
 
 // yamlInstead reads data as YAML from where kubectl rewinds to after failing on its
 // count-th JSON value (the first, or the second, after a first that ended at end), and
-// reports whether that went without a syntax error; if not, nothing of it is kept.
+// reports whether that went without a syntax error; if not, nothing of it is read. The
+// YAML is first read for syntax errors alone, document by document, then read again to be
+// decoded, so that no document is kept waiting for the verdict: memory holds one at a
+// time, as in any other reading.
 func (r *reader) yamlInstead(data []byte, end, count int) bool {
 	start := 0
 	if count == 1 {
@@ -267,55 +417,79 @@ func (r *reader) yamlInstead(data []byte, end, count int) bool {
 		}
 	}
 	line := 1 + bytes.Count(data[:start], []byte("\n"))
-	saved := *r.f
-	try := &reader{f: &File{Name: r.f.Name}, each: r.each}
-	try.readYAML(data[start:], line)
-	for _, x := range try.f.Errors {
-		if x.Type == SyntaxError {
+	// The YAML may start on the line where the JSON ends: its columns there come after
+	// the JSON's.
+	column := utf8.RuneCount(data[bytes.LastIndexByte(data[:start], '\n')+1 : start])
+	bad := false
+	for c := range yamlChunks(data[start:], func(int, string) { bad = true }) {
+		if bad {
+			return false
+		}
+		if _, _, problem := parseChunk(r.f.Name, c); problem != nil && problem.Type == SyntaxError {
 			return false
 		}
 	}
-	// Keep what the YAML reading found: run fn on its documents now.
-	*r.f = saved
-	r.f.Count += try.f.Count
-	r.f.Skipped = append(r.f.Skipped, try.f.Skipped...)
-	r.f.Errors = append(r.f.Errors, try.f.Errors...)
-	for _, d := range try.f.Documents {
-		r.deliver(d)
+	if bad {
+		return false
 	}
+	r.readYAML(data[start:], line, column)
 	return true
 }
 
-// add recognises and decodes one non-empty document.
-func (r *reader) add(n *yaml.Node, d *decoder) {
+// add recognises and decodes one non-empty document. It reports false, having kept
+// nothing of it, when a part of its long list does not read alone: the document is to be
+// read whole.
+func (r *reader) add(n *yaml.Node, d *decoder) bool {
 	if r.each != nil {
 		r.each(n, d)
 		d = d.fresh()
 	}
-	kind, skip, problem := recognise(n)
+	as := r.as
+	if as == nil {
+		as = recognise
+	}
+	kind, skip, problem := as(n)
+	if (problem != nil || kind == "") && d.long != nil && !d.long.readsAlone() {
+		return false // the whole's reading reports the syntax error kubectl meets
+	}
 	if problem != nil {
 		pos := d.pos(n)
 		budget := MaxNodes
 		if k, _ := lookup(n, "kind", &budget); k != nil {
 			pos = d.pos(k)
 		}
-		r.f.Errors = append(r.f.Errors, Finding{File: r.f.Name, Position: pos, Err: problem})
-		return
+		r.addError(Finding{File: r.f.Name, Position: pos, Err: problem})
+		return true
 	}
 	if kind == "" {
-		r.f.Skipped = append(r.f.Skipped, Skip{Line: n.Line + d.lines, Reason: skip})
-		return
+		r.skip(Skip{Line: n.Line + d.lines, Reason: skip})
+		return true
 	}
+	// The skips of items below are dropped if the document is read again.
+	skipsBefore, moreSkips, skipAt := len(r.f.Skipped), r.moreSkips, r.skipAt
 	doc := &Document{File: r.f.Name, Index: r.f.Count - 1, Line: n.Line + d.lines, Kind: kind, at: d.at}
+	if r.comments != nil {
+		doc.Suppressions, r.comments.sup = r.comments.sup, nil
+	}
 	d.at.start = d.pos(n) // the document itself, and the place of what is above every recorded path
 	workload := func(k Kind, p *field.Path, n *yaml.Node, w *resolve.Workload, note string, errs field.ErrorList) {
 		doc.Workloads = append(doc.Workloads, Item[*resolve.Workload]{Path: p, Line: n.Line + d.lines, Kind: k, Object: w, Note: note, Errors: errs})
 	}
+	// items counts the items of the document read, kept or skipped, and ends the walk
+	// past MaxItems.
+	held := 0
+	items := func(line int) {
+		if held++; held > MaxItems && d.tooMany == 0 {
+			d.tooMany, d.budget = line, 0
+		}
+	}
 	instanceType := func(it *instancetype.InstanceType, ip *field.Path, e *yaml.Node, errs field.ErrorList) {
 		doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Path: ip, Line: e.Line + d.lines, Kind: KindInstanceType, Object: it, Errors: errs})
+		items(e.Line)
 	}
 	skipped := func(line int, reason string) {
-		r.f.Skipped = append(r.f.Skipped, Skip{Line: line + d.lines, Reason: reason})
+		r.skip(Skip{Line: line + d.lines, Reason: reason})
+		items(line)
 	}
 	whole := false // the document is one object, whose errors are all the document's
 	switch kind {
@@ -323,10 +497,11 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		whole = true
 		doc.InstanceTypes = append(doc.InstanceTypes, Item[*instancetype.InstanceType]{Line: doc.Line, Kind: kind, Object: d.instanceType(n, false)})
 	case KindInstanceTypeList:
-		d.list(n, instanceType, func(items int) { doc.InstanceTypes = slices.Grow(doc.InstanceTypes, items) })
+		d.list(n, instanceType, func(n int) { doc.InstanceTypes = slices.Grow(doc.InstanceTypes, min(n, MaxItems+1)) })
 	case KindList:
 		d.v1List(n, instanceType, func(nd fit.Node, ip *field.Path, e *yaml.Node, errs field.ErrorList) {
 			doc.Nodes = append(doc.Nodes, Item[fit.Node]{Path: ip, Line: e.Line + d.lines, Kind: KindNode, Object: nd, Errors: errs})
+			items(e.Line)
 		}, skipped)
 	case KindNode:
 		whole = true
@@ -344,6 +519,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 	case KindComputeList:
 		d.computeList(n, func(c Compute, p *field.Path, e *yaml.Node, errs field.ErrorList) {
 			doc.Computes = append(doc.Computes, Item[Compute]{Path: p, Line: e.Line + d.lines, Kind: KindCompute, Object: c, Errors: errs})
+			items(e.Line)
 		})
 	case KindPipelineJob:
 		d.pipeline(n, func(p *field.Path, e *yaml.Node, w *resolve.Workload, errs field.ErrorList) {
@@ -355,18 +531,31 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		})
 	}
 	switch {
+	case d.partFailed:
+		r.f.Skipped, r.moreSkips, r.skipAt = r.f.Skipped[:skipsBefore], moreSkips, skipAt
+		return false
+	case d.tooLong != nil:
+		r.problem(d.pos(d.tooLong), InputLimit, fmt.Sprintf(
+			"document ignored: a scalar of %d bytes, more than %d", len(d.tooLong.Value), MaxScalarSize))
+		return true
+	case d.tooMany > 0:
+		r.problem(Position{Line: d.tooMany + d.lines, Column: 1}, InputLimit, fmt.Sprintf(
+			"document ignored: more than %d items (instance types, nodes, compute targets, pipeline steps, objects skipped), the most a document may hold", MaxItems))
+		return true
 	case d.tooDeep != nil:
 		r.problem(d.pos(d.tooDeep), InputLimit, fmt.Sprintf(
 			"document ignored: nested more than %d levels once aliases are followed", MaxDepth))
-		return
+		return true
+	case d.overflow && d.long != nil:
+		r.problem(d.pos(n), InputLimit, fmt.Sprintf("document too large: more than %d nodes", d.limit))
+		return true
 	case d.overflow:
 		r.problem(d.pos(n), InputLimit, fmt.Sprintf(
 			"document ignored: more than %d nodes once aliases are expanded", d.limit))
-		return
+		return true
 	}
-	d.unreported()
+	d.unreported(n)
 	doc.Errors, doc.refusal = d.errs, d.refusal
-	d.at.index() // sorted, and no larger than it needs to be
 	if whole {
 		for i := range doc.InstanceTypes {
 			doc.InstanceTypes[i].Errors = doc.Errors
@@ -382,6 +571,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) {
 		}
 	}
 	r.deliver(doc)
+	return true
 }
 
 // legacyNote is the note of a job written in the older form, with compute.instance_type.
@@ -396,6 +586,7 @@ func legacyNote(w *resolve.Workload) string {
 func (d *decoder) fresh() *decoder {
 	e := newDecoder(cap(d.at.entries)*2, d.limit, d.lines)
 	e.json, e.refusedNodes, e.refusal, e.aliases = d.json, d.refusedNodes, d.refusal, d.aliases
+	e.long, e.retype, e.columns = d.long, d.retype, d.columns
 	return e
 }
 

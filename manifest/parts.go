@@ -3,40 +3,41 @@ package manifest
 import (
 	"bytes"
 	"runtime"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// A long list is parsed in parts, in parallel. What kubectl get -o yaml prints for many
+// A long list is read in parts, a few at a time. What kubectl get -o yaml prints for many
 // objects, and what an InstanceTypeList of many items is, is one document whose root
-// mapping has an items key and, below it, a block list at the first column, one item after
-// another: the YAML reader gives each item the same tree whether it reads the list whole or
-// a run of items alone, so parts of the list are read at once on the machine's processors
-// and put together. The document is read whole, as always, when anything could make the
+// mapping has an items key and, below it, a block list, one item after another at one
+// indentation: the YAML reader gives each item the same tree whether it reads the list
+// whole or a run of items alone. So the document is read as its header (the document
+// without the list, whose items key reads null) and parts of its list, runs of items of
+// about partSize bytes, which are parsed, on up to partsAhead processors at once, as the
+// decoder comes to their items, and let go once those are decoded: the tree of the whole
+// list never exists, and reading it takes the memory of a few parts and of what is decoded
+// of it, however long it is (a node list of thousands of nodes with fifty images each is
+// millions of nodes). The document is read whole, as always, when anything could make the
 // reading of a part differ from the whole's: an anchor or an alias (which reaches across
-// items), items not at the first column, a second items key at the top, or a problem
-// reading any part (a quote or a bracket left open across items, which the whole's reading
-// reports as it does). The trees are the same either way, positions included (a property
-// test and a fuzz target hold them equal).
+// items), a second items key at the top, or a problem reading any part (a quote or a
+// bracket left open across items, which the whole's reading reports as it does). The trees
+// are the same either way, positions included (a property test and a fuzz target hold
+// them equal).
 
-// splitMin is the smallest document read in parts; splitParts the most parts.
+// splitMin is the smallest document read in parts; partSize about the text of a part.
 var (
-	splitMin   = 1 << 20
-	splitParts = 16
+	splitMin = 1 << 20
+	partSize = 256 << 10
 )
 
-// parseDocument parses one YAML document, as yaml.Unmarshal does, into its document node.
-func parseDocument(data []byte) (*yaml.Node, error) {
-	if procs := runtime.GOMAXPROCS(0); procs > 1 && len(data) >= splitMin {
-		if doc, ok := parseInParts(data, min(2*procs, splitParts)); ok {
-			return doc, nil
-		}
-	}
-	var doc yaml.Node
-	err := yaml.Unmarshal(data, &doc)
-	return &doc, err
-}
+// partsAhead is the most parts parsed at once: as many as there are processors, up to 4,
+// so that the parts in memory do not grow with the processors.
+func partsAhead() int { return min(runtime.GOMAXPROCS(0), 4) }
+
+// MaxListNodes is the most nodes a long list read in parts may hold in all (each of its
+// parts is held to MaxNodes, as a document read whole is): the node list of any real
+// cluster is within it.
+const MaxListNodes = 2 * MaxNodes
 
 // itemsRegion finds the list below a top-level "items:" key: the offset of the key's
 // line, of the list's first line and of the line after it, and the indentation of its
@@ -117,7 +118,7 @@ func listEnd(data []byte, start, indent int) int {
 // otherBreaks reports line breaks other than a line feed (a carriage return alone, NEL, LS,
 // PS), which the YAML reader breaks lines at and the cutting into parts does not.
 func otherBreaks(data []byte) bool {
-	return bytes.IndexByte(data, '\r') >= 0 || containsBreak(data)
+	return containsBreak(data)
 }
 
 // mayHoldAlias reports whether data may hold an anchor or an alias: an & or a * where a
@@ -143,66 +144,59 @@ func mayHoldAlias(data []byte) bool {
 	return false
 }
 
-// parseInParts parses data in parts, in parallel, when it is a document whose items can
-// be (see above), and reports whether it did.
-func parseInParts(data []byte, parts int) (*yaml.Node, bool) {
+// longList is a long list document cut into parts (see above).
+type longList struct {
+	data    []byte
+	seq     *yaml.Node // the list's node in the header, holding the items of one part at a time
+	cuts    []int      // the offset in data of each part's first line, then of the list's end
+	keyLine int        // the line of the items key
+	start   int        // the offset of the list's first line
+	// bangs and lineStarts are those of every part's retyper (see retyper), lineStarts
+	// made at once, so that the retypers of parts parsed at once share it.
+	bangs      bool
+	lineStarts []int
+}
+
+// cutList returns the document node of data's header, the document without its list, and
+// the list cut into parts of about size bytes, when data is a document whose list can be
+// read in parts (see above), the header and each part within MaxNodes by their node
+// bounds. The header holds the list's node in the items key's place, empty, and the nodes
+// after the list are placed as in the whole.
+func cutList(data []byte, size int) (*yaml.Node, *longList, bool) {
 	key, start, end, indent, ok := itemsRegion(data)
 	if !ok || end-start < len(data)/2 || mayHoldAlias(data) || otherBreaks(data) || end < len(data) && data[end] == ' ' {
 		// (What follows the list must be at the first column: an indented line after it
 		// would read as the items key's value in the rest, and is an error in the whole.)
-		return nil, false
+		return nil, nil, false
 	}
 	mark := append(append([]byte("\n"), bytes.Repeat([]byte(" "), indent)...), "- "...)
-	// Cut the list into parts of about equal size, each at an item's first line.
-	cuts := []int{start}
-	for p := 1; p < parts; p++ {
-		at := start + (end-start)*p/parts
-		if at <= cuts[len(cuts)-1] {
-			continue
-		}
+	// Cut the list into parts of about size bytes, each at an item's first line.
+	l := &longList{data: data, cuts: []int{start}, keyLine: 1 + bytes.Count(data[:key], []byte("\n")), start: start}
+	for at := start + size; at < end; at = l.cuts[len(l.cuts)-1] + size {
 		next := bytes.Index(data[at:end], mark)
 		if next < 0 {
 			break
 		}
-		cut := at + next + 1
-		if cut > cuts[len(cuts)-1] {
-			cuts = append(cuts, cut)
-		}
+		l.cuts = append(l.cuts, at+next+1)
 	}
-	cuts = append(cuts, end)
-	keyLine := 1 + bytes.Count(data[:key], []byte("\n"))
-	listLines := bytes.Count(data[start:end], []byte("\n"))
-
-	type result struct {
-		items []*yaml.Node
-		ok    bool
-	}
-	results := make([]result, len(cuts)-1)
-	var header yaml.Node
-	headerOK := false
-	var wg sync.WaitGroup
-	for k := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var doc yaml.Node
-			text := data[cuts[k]:cuts[k+1]]
-			if yaml.Unmarshal(text, &doc) != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.SequenceNode {
-				return
-			}
-			offset := keyLine + bytes.Count(data[start:cuts[k]], []byte("\n"))
-			if shiftLines(doc.Content[0], offset, 0) {
-				results[k] = result{doc.Content[0].Content, true}
-			}
-		}()
+	l.cuts = append(l.cuts, end)
+	if l.bangs = bytes.IndexByte(data, '!') >= 0; l.bangs {
+		l.lineStarts = lineStarts(data)
 	}
 	// The rest of the document, without the list: its items key reads as null.
 	rest := make([]byte, 0, start+len(data)-end)
 	rest = append(append(rest, data[:start]...), data[end:]...)
-	headerOK = yaml.Unmarshal(rest, &header) == nil && len(header.Content) == 1 && header.Content[0].Kind == yaml.MappingNode
-	wg.Wait()
-	if !headerOK {
-		return nil, false
+	if tooManyNodes(rest) {
+		return nil, nil, false
+	}
+	for k := range len(l.cuts) - 1 {
+		if tooManyNodes(data[l.cuts[k]:l.cuts[k+1]]) {
+			return nil, nil, false
+		}
+	}
+	var header yaml.Node
+	if yaml.Unmarshal(rest, &header) != nil || len(header.Content) != 1 || header.Content[0].Kind != yaml.MappingNode {
+		return nil, nil, false
 	}
 	// The list starts at its first item's "-", as the whole's reading places it.
 	first := start
@@ -213,32 +207,94 @@ func parseInParts(data []byte, parts int) (*yaml.Node, bool) {
 		}
 		first = next
 	}
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: keyLine + 1 + bytes.Count(data[start:first], []byte("\n")), Column: indent + 1}
-	for _, r := range results {
-		if !r.ok {
-			return nil, false
-		}
-		seq.Content = append(seq.Content, r.items...)
-	}
+	l.seq = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.keyLine + 1 + bytes.Count(data[start:first], []byte("\n")), Column: indent + 1}
 	// Put the list in the items key's place, and move what comes after it down.
 	root := header.Content[0]
 	placed := false
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
-		if k.Line == keyLine && k.Column == 1 && k.Value == "items" && v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
-			root.Content[i+1] = seq
+		if k.Line == l.keyLine && k.Column == 1 && k.Value == "items" && v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			root.Content[i+1] = l.seq
 			placed = true
 		}
 	}
 	if !placed {
-		return nil, false
+		return nil, nil, false
 	}
+	listLines := bytes.Count(data[start:end], []byte("\n"))
 	for _, n := range root.Content {
-		if n != seq {
-			moveAfter(n, keyLine, listLines)
+		if n != l.seq {
+			moveAfter(n, l.keyLine, listLines)
 		}
 	}
-	return &header, true
+	return &header, l, true
+}
+
+// tooManyNodes reports text whose node bound is over MaxNodes.
+func tooManyNodes(text []byte) bool {
+	return 2*len(text)+2 > MaxNodes && nodeBound(text) > MaxNodes
+}
+
+// part parses part k of the list: its items, with the lines they have in the whole, and
+// the retyper that retyped them. It reports false when the part does not read alone as a
+// list, or nests too deep.
+func (l *longList) part(k int) ([]*yaml.Node, *retyper, bool) {
+	var doc yaml.Node
+	if yaml.Unmarshal(l.data[l.cuts[k]:l.cuts[k+1]], &doc) != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.SequenceNode {
+		return nil, nil, false
+	}
+	offset := l.keyLine + bytes.Count(l.data[l.start:l.cuts[k]], []byte("\n"))
+	if !shiftLines(doc.Content[0], offset, 0) {
+		return nil, nil, false
+	}
+	t := &retyper{source: l.data, bangs: l.bangs, lineStarts: l.lineStarts}
+	for _, item := range doc.Content[0].Content {
+		t.walk(item)
+	}
+	return doc.Content[0].Content, t, true
+}
+
+// parts calls fn with the items of each part in order, and their retyper (see part),
+// parsing up to ahead of them at once, until fn returns false.
+func (l *longList) parts(ahead int, fn func(items []*yaml.Node, t *retyper, ok bool) bool) {
+	type result struct {
+		items []*yaml.Node
+		t     *retyper
+		ok    bool
+	}
+	n := len(l.cuts) - 1
+	results := make([]chan result, n)
+	parse := func(k int) {
+		results[k] = make(chan result, 1)
+		go func() {
+			items, t, ok := l.part(k)
+			results[k] <- result{items, t, ok}
+		}()
+	}
+	for k := range min(ahead, n) {
+		parse(k)
+	}
+	for k := range n {
+		r := <-results[k]
+		results[k] = nil
+		if k+ahead < n {
+			parse(k + ahead)
+		}
+		if !fn(r.items, r.t, r.ok) {
+			return
+		}
+	}
+}
+
+// readsAlone reports whether every part of the list reads alone, for a document whose
+// items are not decoded: otherwise the whole's reading finds the syntax error kubectl meets.
+func (l *longList) readsAlone() bool {
+	ok := true
+	l.parts(partsAhead(), func(_ []*yaml.Node, _ *retyper, read bool) bool {
+		ok = read
+		return read
+	})
+	return ok
 }
 
 // maxPartDepth is the deepest a part's tree may be: the YAML reader refuses a document

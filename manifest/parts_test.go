@@ -31,9 +31,36 @@ func sameTree(a, b *yaml.Node, at string) string {
 	return ""
 }
 
-// checkParts checks that data read in parts, when it is, is the tree read whole.
+// readInParts reads data as the decoder reads a long list, cut into parts of about size
+// bytes, and puts the tree together: the header, its list holding every part's items.
+func readInParts(data []byte, size int) (*yaml.Node, bool) {
+	doc, l, ok := cutList(data, size)
+	if !ok {
+		return nil, false
+	}
+	retype(data, doc) // the header; each part is retyped as it is read
+	var items []*yaml.Node
+	l.parts(2, func(part []*yaml.Node, _ *retyper, read bool) bool {
+		ok = read
+		items = append(items, part...)
+		return read
+	})
+	l.seq.Content = items
+	return doc, ok
+}
+
+// retype retypes the tree of the document node doc, read from data, as Parse does.
+func retype(data []byte, doc *yaml.Node) {
+	t := &retyper{source: data, bangs: strings.Contains(string(data), "!")}
+	for _, n := range doc.Content {
+		t.walk(n)
+	}
+}
+
+// checkParts checks that data read in about the given number of parts, when it is, is the
+// tree read whole, both retyped.
 func checkParts(t interface{ Fatalf(string, ...any) }, data []byte, parts int) bool {
-	got, ok := parseInParts(data, parts)
+	got, ok := readInParts(data, max(1, len(data)/parts))
 	if !ok {
 		return false
 	}
@@ -41,6 +68,7 @@ func checkParts(t interface{ Fatalf(string, ...any) }, data []byte, parts int) b
 	if err := yaml.Unmarshal(data, &want); err != nil {
 		t.Fatalf("read in parts, but the whole's reading fails: %v\n%q", err, data)
 	}
+	retype(data, &want)
 	if d := sameTree(got, &want, ""); d != "" {
 		t.Fatalf("read in parts unlike whole: %s\n%q", d, data)
 	}
@@ -68,12 +96,15 @@ func listDoc() *rapid.Generator[string] {
 		"- k: v # c\n  k2: [1, 2]\n",
 		"- 'it''s'\n",
 		"- !!str 1\n",
+		"- apiVersion: amlarc.azureml.com/v1alpha1\n  kind: InstanceType\n  metadata: {name: t}\n  x: .inf\n",
+		"- apiVersion: v1\n  kind: Node\n  metadata: {name: n, labels: {pool: a}}\n  spec: {taints: [{key: k, effect: NoSchedule}]}\n",
+		"- {apiVersion: v1, kind: Service, metadata: {name: s}}\n",
+		"- {metadata: {name: d, name: e}, spec: {resources: {limits: {cpu: 0}}}}\n",
 	}
 	return rapid.Custom(func(t *rapid.T) string {
 		var b strings.Builder
-		if rapid.Bool().Draw(t, "header") {
-			b.WriteString("apiVersion: v1\nkind: List\n")
-		}
+		b.WriteString(rapid.SampledFrom([]string{"", "apiVersion: v1\nkind: List\n", "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\n",
+			"apiVersion: v1\nkind: PodList\n", "kind: InstanceTypeList\n"}).Draw(t, "header"))
 		b.WriteString("items:\n")
 		indent := rapid.SampledFrom([]string{"", "", "  ", " "}).Draw(t, "indent")
 		for range rapid.IntRange(1, 30).Draw(t, "items") {
@@ -109,6 +140,49 @@ func TestPartsAreTheWhole(t *testing.T) {
 	}
 	if !checkParts(t, []byte(indented.String()), 4) {
 		t.Error("a list indented below its key was not read in parts")
+	}
+}
+
+// summary renders what Parse read of a file: its findings, skips and counts, and each
+// document's items with their places.
+func summary(f *File) string {
+	var b strings.Builder
+	for _, x := range f.Findings() {
+		fmt.Fprintln(&b, x.String())
+	}
+	fmt.Fprintln(&b, f.Count, f.Checked, f.Skipped)
+	for _, d := range f.Documents {
+		fmt.Fprintln(&b, d.Kind, d.Index, d.Line, d.refusal)
+		for _, it := range d.InstanceTypes {
+			fmt.Fprintln(&b, it.Path, it.Line, it.Object.Name, len(it.Errors), d.Position(it.Path.Child("metadata", "name").String()))
+		}
+		for _, n := range d.Nodes {
+			fmt.Fprintln(&b, n.Path, n.Line, n.Object.Name, n.Object.Labels, n.Object.Taints, len(n.Errors))
+		}
+	}
+	return b.String()
+}
+
+// A document read in parts (see parts.go), decoded part by part, reads as it does read
+// whole: the same findings, skips, counts and items, in their places, whatever the size of
+// the parts, for the documents of TestPartsAreTheWhole.
+func TestReadInPartsAsWhole(t *testing.T) {
+	defer func(m, s int) { splitMin, partSize = m, s }(splitMin, partSize)
+	inParts := 0
+	rapid.Check(t, func(t *rapid.T) {
+		data := []byte(listDoc().Draw(t, "doc"))
+		splitMin, partSize = 1<<30, 1<<30
+		whole := summary(Parse("l.yaml", data))
+		splitMin, partSize = 0, rapid.IntRange(1, len(data)).Draw(t, "partSize")
+		if _, _, ok := cutList(data, partSize); ok {
+			inParts++
+		}
+		if got := summary(Parse("l.yaml", data)); got != whole {
+			t.Fatalf("read in parts:\n%s\nread whole:\n%s\n%q", got, whole, data)
+		}
+	})
+	if inParts == 0 {
+		t.Error("no document was read in parts")
 	}
 }
 

@@ -15,6 +15,10 @@ import (
 type pathStack struct {
 	text []byte
 	segs []segment
+	// refusedAt is, while a path whose value decoding refused is on the stack, the number
+	// of segments of the shortest such path, plus one; 0 otherwise. What is recorded
+	// below it is refused too (see inRefused).
+	refusedAt int
 }
 
 // segment is one step of a path.
@@ -74,7 +78,21 @@ func (s *pathStack) pop() {
 	g := s.segs[len(s.segs)-1]
 	s.segs = s.segs[:len(s.segs)-1]
 	s.text = s.text[:g.at]
+	if len(s.segs)+1 < s.refusedAt { // the refused path is left
+		s.refusedAt = 0
+	}
 }
+
+// refuse marks the current path as one whose value decoding refused: it, and every path
+// entered below it until it is left, is inRefused.
+func (s *pathStack) refuse() {
+	if s.refusedAt == 0 || len(s.segs)+1 < s.refusedAt {
+		s.refusedAt = len(s.segs) + 1
+	}
+}
+
+// inRefused reports whether the current path, or a path above it, was refused.
+func (s *pathStack) inRefused() bool { return s.refusedAt != 0 }
 
 // build returns the path as a *field.Path: nil for the document itself. It allocates.
 func (s *pathStack) build() *field.Path {

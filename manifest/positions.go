@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"hash/maphash"
 	"slices"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -25,7 +26,9 @@ import (
 // list per prefix. Its cost is that of the path's text, whatever the size of the document.
 type positions struct {
 	entries []entry // as recorded; sorted by hash once indexed
-	indexed bool
+	// indexing indexes the entries when the first question comes, once (a document read
+	// without a finding is never asked): a Document may be asked from several goroutines.
+	indexing sync.Once
 	// buckets index the sorted entries of a large table by the top bits of their hashes
 	// (shift is 64 less those bits): the entries whose hashes start with b are
 	// entries[buckets[b]:buckets[b+1]], a few.
@@ -71,9 +74,21 @@ func newPositions(n int) *positions {
 	return &positions{entries: make([]entry, 0, n)}
 }
 
-// set records pos as the position of the path whose text is given.
-func (t *positions) set(text []byte, pos Position) {
-	t.entries = append(t.entries, entry{hash: hashPath(text), line: int32(pos.Line), column: uint32(min(pos.Column, refusedBit-1))})
+// set records pos as the position of the path whose text is given, and whether its value,
+// or the value of a path above it, was refused.
+func (t *positions) set(text []byte, pos Position, refused bool) {
+	column := uint32(min(pos.Column, refusedBit-1))
+	if refused {
+		column |= refusedBit
+	}
+	t.entries = append(t.entries, entry{hash: hashPath(text), line: int32(pos.Line), column: column})
+}
+
+// grow makes room for about n records in all.
+func (t *positions) grow(n int) {
+	if n > len(t.entries) {
+		t.entries = slices.Grow(t.entries, n-len(t.entries))
+	}
 }
 
 // refuse records that decoding refused the value of the path whose text is given.
@@ -93,8 +108,10 @@ func (t *positions) addOwn(e *field.Error, pos Position, typ FindingType) {
 // index sorts the entries by hash, and merges those of one path: refused if any record
 // refuses it, at the first position in the file recorded for it. (Two keys can make one
 // path's text, "a.b" and b inside a, as they make one field.Path text.)
-func (t *positions) index() {
-	t.indexed = true
+func (t *positions) index() { t.indexing.Do(t.sortEntries) }
+
+// sortEntries is index, done once.
+func (t *positions) sortEntries() {
 	if len(t.entries) == 0 {
 		return
 	}
@@ -186,22 +203,29 @@ func find(entries []entry, h uint64) (entry, bool) {
 	return entries[i], true
 }
 
-// lookup answers for path: the position of the longest recorded path that is path or a
-// parent of it (one that ends where a segment of path ends: before a "." or a "["), or
-// the document's start; and whether path or a parent of it was refused.
+// lookup answers for path: its position, and whether its value or one above it was
+// refused (see lookupEntries).
 func (t *positions) lookup(path string) (pos Position, refused bool) {
-	if !t.indexed {
-		t.index()
-	}
+	t.index()
 	return lookupEntries(t.find, t.start, path)
 }
 
 // lookupEntries is positions.lookup over the entries find finds, with start for a path
 // nothing recorded is above.
+//
+// A path the decoder recorded is answered by its own entry, which holds whether a path
+// above it was refused: its text is hashed, not parsed (a map key may hold "." "[" and
+// "]", so the text alone does not say where the path's parents end). A path it did not
+// record, one that leads nowhere (a required field that is missing), is at its nearest
+// recorded parent: the longest prefix of its text that ends where a segment can end
+// (before a "." or a "[") and that was recorded.
 func lookupEntries(find func(uint64) (entry, bool), start Position, path string) (pos Position, refused bool) {
 	pos = start
 	if path == "<nil>" { // a nil *field.Path: the document itself
 		path = ""
+	}
+	if e, ok := find(hashPathString(path)); ok && e.line != 0 {
+		return e.pos(), e.refused()
 	}
 	var h maphash.Hash
 	h.SetSeed(pathSeed)
@@ -216,7 +240,7 @@ func lookupEntries(find func(uint64) (entry, bool), start Position, path string)
 			if e.line != 0 {
 				pos = e.pos()
 			}
-			refused = refused || e.refused()
+			refused = e.refused() // the longest recorded prefix holds those above it
 		}
 	}
 	return pos, refused

@@ -16,7 +16,7 @@ import (
 // recognise tells what a document is: one of our kinds, or "" and why it is skipped. A
 // document of our API group with a kind we do not know is a problem.
 func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
-	if n.Kind == yaml.SequenceNode && recogniseComputeList(n) {
+	if n.Kind == yaml.SequenceNode && recogniseComputeList(n, false) {
 		return KindComputeList, "", nil
 	}
 	if n.Kind != yaml.MappingNode {
@@ -44,7 +44,7 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 		if !hasKind {
 			return "", "", field.Required(field.NewPath("kind"), "an "+instancetype.GroupName+" document must be an InstanceType or an InstanceTypeList").WithOrigin(rules.Kind)
 		}
-		return "", "", field.NotSupported(field.NewPath("kind"), kindName, []string{instancetype.Kind, instancetype.ListKind}).WithOrigin(rules.Kind)
+		return "", "", field.NotSupported(field.NewPath("kind"), clip.String(kindName), []string{instancetype.Kind, instancetype.ListKind}).WithOrigin(rules.Kind)
 	case kindName == "List" && apiVersion == "v1":
 		return KindList, "", nil
 	case kindName == "Node" && apiVersion == "v1":
@@ -87,12 +87,23 @@ func recognise(n *yaml.Node) (kind Kind, skip string, problem *field.Error) {
 		if has("deployments") {
 			return KindEndpoint, "", nil
 		}
-		if has("resource_id") || has("namespace") {
+		// A Kubernetes compute file may hold a name and its type alone (an attached
+		// cluster's resource_id, namespace and identity are optional): it is a compute
+		// unless it has what only an online endpoint has.
+		if key := endpointKey(has); key != "" && !has("resource_id") && !has("namespace") {
+			return "", "an Azure ML Kubernetes online endpoint (it has " + key + "): it names no deployments", nil
+		}
+		if has("name") {
 			return KindCompute, "", nil
 		}
-		return "", "an Azure ML Kubernetes online endpoint: it names no deployments", nil
+		return "", "an Azure ML Kubernetes online endpoint or compute that names nothing", nil
 	}
-	if isComputeType(typ) && has("name") {
+	if isComputeType(typ) && has("name") && endpointKey(has) == "" {
+		return KindCompute, "", nil
+	}
+	// A misspelt compute type (kuberentes) in a file that is nothing else: a compute
+	// target, whose type decoding reports.
+	if nearComputeType(typ) && has("name") && endpointKey(has) == "" && workloadKey(has) == "" {
 		return KindCompute, "", nil
 	}
 	switch {
@@ -220,6 +231,28 @@ func githubWorkflow(n *yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// endpointKey returns a key that an online endpoint has and a compute target does not, or
+// "".
+func endpointKey(has func(string) bool) string {
+	for _, k := range [...]string{"auth_mode", "compute", "traffic", "mirror_traffic", "scoring_uri", "openapi_uri"} {
+		if has(k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// workloadKey returns a key that a deployment, a job or an endpoint has and a compute
+// target does not, or "".
+func workloadKey(has func(string) bool) string {
+	for _, k := range [...]string{"endpoint_name", "model", "instance_type", "deployments", "jobs", "command", "trial", "resources", "environment", "code", "component", "task", "entry", "inputs", "outputs"} {
+		if has(k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // batchKey returns a key that only batch deployments have, or "".

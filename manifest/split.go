@@ -2,7 +2,7 @@ package manifest
 
 import (
 	"bytes"
-	"strings"
+	"iter"
 	"unicode"
 	"unicode/utf8"
 )
@@ -12,65 +12,95 @@ import (
 type chunk struct {
 	data []byte // the document's text
 	line int    // the line of the file its first line is, from 1
+	// column is how many columns of the file come before the text on its first line: 0,
+	// but for YAML that kubectl reads after a JSON value on the same line.
+	column int
+}
+
+// position returns the place in the file of line and column of c's text.
+func (c chunk) position(line, column int) Position {
+	if line == 1 {
+		column += c.column
+	}
+	return Position{Line: line + c.line - 1, Column: column}
 }
 
 // yamlChunks cuts data into documents as kubectl's YAML reader
-// (k8s.io/apimachinery/pkg/util/yaml) does, line by line: a line that begins with "---"
-// ends a document, provided nothing but spaces and a comment follow on it. A line that
-// begins with "---" followed by anything else is refused by kubectl, which reads no
-// further; here it is a finding and the line is taken as a separator, so that the rest of
-// the file is still checked. A separator line that ends a document belongs to no
+// (k8s.io/apimachinery/pkg/util/yaml) does, line by line, and yields them one at a time,
+// in order, so that reading a file holds one document's text at a time (of millions of
+// documents, no list): a line that begins with "---" ends a document, provided nothing but
+// spaces and a comment follow on it. A line that begins with "---" followed by anything
+// else is refused by kubectl, which reads no further; here bad is called with it (before
+// the document it ends is yielded) and the line is taken as a separator, so that the rest
+// of the file is still checked. A separator line that ends a document belongs to no
 // document; one that begins a document (the first line of the file, or the second of two
-// separators in a row) is kept in it. Line breaks are read as kubectl's line reader does:
-// "\r\n" ends a line as "\n" does.
-func yamlChunks(data []byte, bad func(line int, text string)) []chunk {
-	if bytes.Contains(data, []byte("\r\n")) {
-		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
-	}
-	var chunks []chunk
-	start, startLine := 0, 1
-	line, counted := 1, 0 // the line of data[counted:]
-	// Each separator is a line that begins with "---": at the start, or after a line feed.
-	for i := 0; i < len(data); {
-		if !bytes.HasPrefix(data[i:], []byte("---")) {
-			j := bytes.Index(data[i:], []byte("\n---"))
-			if j < 0 {
-				break
+// separators in a row) is kept in it, as kubectl keeps it, and such a document of a
+// separator alone is empty (see emptyDocument). Line breaks are read as kubectl's line
+// reader does: "\r\n" ends a line as "\n" does, and a document's text has "\n" for it.
+func yamlChunks(data []byte, bad func(line int, text string)) iter.Seq[chunk] {
+	return func(yield func(chunk) bool) {
+		start, startLine := 0, 1
+		line, counted := 1, 0 // the line of data[counted:]
+		// Each separator is a line that begins with "---": at the start, or after a line
+		// feed.
+		for i := 0; i < len(data); {
+			if !bytes.HasPrefix(data[i:], []byte("---")) {
+				j := bytes.Index(data[i:], []byte("\n---"))
+				if j < 0 {
+					break
+				}
+				i += j + 1
 			}
-			i += j + 1
+			line += bytes.Count(data[counted:i], []byte("\n"))
+			counted = i
+			end := bytes.IndexByte(data[i:], '\n')
+			next := len(data)
+			if end >= 0 {
+				end += i
+				next = end + 1
+			} else {
+				end = len(data)
+			}
+			if rest := bytes.TrimSpace(data[i+3 : end]); len(rest) > 0 && rest[0] != '#' {
+				bad(line, string(rest))
+			}
+			if i > start {
+				// The line ends a document and belongs to none; one that would begin a
+				// document is kept in it, as kubectl keeps it.
+				if !yield(chunk{data: lineFeeds(data[start:i]), line: startLine}) {
+					return
+				}
+				start, startLine = next, line+1
+			}
+			i = next
 		}
-		line += bytes.Count(data[counted:i], []byte("\n"))
-		counted = i
-		end := bytes.IndexByte(data[i:], '\n')
-		next := len(data)
-		if end >= 0 {
-			end += i
-			next = end + 1
-		} else {
-			end = len(data)
+		if start < len(data) {
+			last := lineFeeds(data[start:])
+			if last[len(last)-1] != '\n' {
+				// kubectl's line reader ends the last line with a line feed too, which a
+				// block scalar there keeps.
+				last = append(last[:len(last):len(last)], '\n')
+			}
+			yield(chunk{data: last, line: startLine})
 		}
-		if rest := strings.TrimSpace(string(data[i+3 : end])); rest != "" && rest[0] != '#' {
-			bad(line, rest)
-		}
-		if i > start {
-			// The line ends a document and belongs to none; one that would begin a
-			// document is kept in it, as kubectl keeps it.
-			chunks = append(chunks, chunk{data: data[start:i], line: startLine})
-			start, startLine = next, line+1
-		}
-		i = next
 	}
-	if start < len(data) {
-		last := data[start:]
-		if last[len(last)-1] != '\n' {
-			// kubectl's line reader ends the last line with a line feed too, which a block
-			// scalar there keeps.
-			last = append(last[:len(last):len(last)], '\n')
-		}
-		chunks = append(chunks, chunk{data: last, line: startLine})
-	}
-	return chunks
 }
+
+// lineFeeds returns the text of a document with each "\r\n" made "\n", as kubectl's line
+// reader has it: a copy when there is one, else the text itself. The document of a bare
+// separator, of which a file of CRLF separators holds millions, is not copied.
+func lineFeeds(data []byte) []byte {
+	switch {
+	case !bytes.Contains(data, []byte("\r\n")):
+		return data
+	case string(data) == "---\r\n":
+		return bareSeparator
+	}
+	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+}
+
+// bareSeparator is the text of a document of a separator alone; it is never modified.
+var bareSeparator = []byte("---\n")
 
 // isJSON reports whether kubectl reads data as a stream of JSON objects: its first
 // character other than white space is "{".
@@ -86,6 +116,38 @@ func isJSON(data []byte) bool {
 		data = data[size:]
 	}
 	return false
+}
+
+// emptyDocument reports a document the YAML reader reads as empty, without parsing it:
+// blank lines and comment lines (blankOrComments), after a first line that may be a
+// separator: "---" alone, or followed by blanks, or by blanks and a comment. kubectl keeps
+// the second of two separators in a row in the document that follows it, so that a file
+// of millions of separators is millions of such documents, none of which need be parsed.
+func emptyDocument(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("---")) {
+		i := 3
+		for i < len(data) && (data[i] == ' ' || data[i] == '\t') {
+			i++
+		}
+		switch {
+		case i == len(data):
+			return true
+		case data[i] == '\n':
+			data = data[i+1:]
+		case data[i] == '#' && i > 3: // "---#" is no separator to the YAML reader
+			end := bytes.IndexByte(data[i:], '\n')
+			if end < 0 {
+				return !containsBreak(data[i:])
+			}
+			if containsBreak(data[i : i+end]) {
+				return false
+			}
+			data = data[i+end+1:]
+		default:
+			return false
+		}
+	}
+	return blankOrComments(data)
 }
 
 // blankOrComments reports a document of nothing but blank lines and comment lines (spaces,
@@ -119,10 +181,11 @@ func blankOrComments(data []byte) bool {
 	return true
 }
 
-// containsBreak reports a line break of the YAML reader's other than "\n" (NEL, LS, PS), after
-// which a comment's text would be content.
+// containsBreak reports a line break of the YAML reader's other than "\n" (CR, which a
+// document's text holds only alone, NEL, LS, PS), after which a comment's text would be
+// content.
 func containsBreak(b []byte) bool {
-	return bytes.Contains(b, []byte("\u0085")) || bytes.Contains(b, []byte("\u2028")) || bytes.Contains(b, []byte("\u2029"))
+	return bytes.IndexByte(b, '\r') >= 0 || bytes.Contains(b, []byte("\u0085")) || bytes.Contains(b, []byte("\u2028")) || bytes.Contains(b, []byte("\u2029"))
 }
 
 // lineCount returns the number of lines of data as the YAML reader counts them: line feeds,
@@ -136,8 +199,8 @@ func lineCount(data []byte) int {
 }
 
 // NodeBound bounds, without parsing data, the number of nodes the YAML reader can make of
-// its largest document, which bounds the memory of reading it (about 200 bytes a node).
-// See nodeBound for how.
+// its largest document, which bounds the memory of reading it (about 200 bytes a node; a
+// long list is read in parts, in less). See nodeBound for how.
 func NodeBound(data []byte) int {
 	if len(data) <= 1<<12 {
 		return 2*len(data) + 2 // what nodeBound gives at most: a small file needs no count

@@ -186,14 +186,16 @@ func (d *decoder) wrongShape(n *yaml.Node, want, example string) {
 	d.add(field.TypeInvalid(d.path.build(), badValue(n), "must be "+want+", not "+kindName(n)+" ("+example+")").WithOrigin(rules.WrongType))
 }
 
-// pipeline decodes the pipeline job n: each step under jobs that names an instance type and
-// runs on a compute target (its own compute, or the pipeline's settings.default_compute or
-// compute) is a workload, given to add with its path (jobs.NAME); a step that names one
-// but runs on the serverless compute (no compute at all, or azureml:serverless) or locally
-// is skipped, with why, as is every Spark step, whatever its compute. jobs of another shape
-// than a mapping of steps (or null), and a step that is not a mapping (nor null), are
-// findings. The rest of the document is checked for duplicate keys and what kubectl would
-// refuse.
+// pipeline decodes the pipeline job n: each step under jobs that runs on a compute target
+// (its own compute, or the pipeline's settings.default_compute or compute) is a workload,
+// given to add with its path (jobs.NAME), whether it names an instance type or not (one
+// that names none gets the compute's default instance type, as a job does); a step on the
+// serverless compute (no compute at all, or azureml:serverless) or run locally is skipped,
+// with why, as is every Spark step, whatever its compute, a step that is a pipeline
+// component (its own steps run), and a data transfer or import step. jobs of another
+// shape than a mapping of steps (or null), and a step that is not a mapping (nor null),
+// are findings. The rest of the document is checked for duplicate keys and what kubectl
+// would refuse.
 func (d *decoder) pipeline(n *yaml.Node, add func(*field.Path, *yaml.Node, *resolve.Workload, field.ErrorList), skip func(line int, reason string)) {
 	budget := MaxNodes
 	var def pipelineCompute
@@ -222,28 +224,39 @@ func (d *decoder) pipeline(n *yaml.Node, add func(*field.Path, *yaml.Node, *reso
 				shape := stepShapeOf(s, &budget)
 				step := "pipeline step " + clip.Quote(name)
 				own := ParseCompute(shape.compute)
+				vmSize := "" // why a serverless step's instance type is not one of ours
+				if shape.names {
+					vmSize = ": its instance_type is an Azure VM size"
+				}
 				switch {
 				case s.Kind != yaml.MappingNode:
 					if !isNull(s) {
 						d.wrongShape(s, "a mapping", "a step is a job: command, compute, resources, …")
 					}
 					d.checkTree(s)
-				case shape.spark:
+				case shape.typ == "spark":
 					skip(s.Line, step+" is a Spark step: it runs on serverless Spark compute or an attached Synapse Spark pool, never on Kubernetes")
 					d.checkTree(s)
-				case !shape.names:
-					d.checkTree(s) // its instance type is its compute's business
+				case shape.typ == "pipeline":
+					skip(s.Line, step+" is a pipeline component (type: pipeline): its own steps run, not it")
+					d.checkTree(s)
+				case shape.typ == "data_transfer":
+					skip(s.Line, step+" is a data transfer step (type: data_transfer): it moves data, with no instance type")
+					d.checkTree(s)
+				case shape.typ == "import":
+					skip(s.Line, step+" is a data import step (type: import): it moves data, with no instance type")
+					d.checkTree(s)
 				case own.Local:
 					skip(s.Line, step+" runs locally (compute: local)")
 					d.checkTree(s)
 				case own.Serverless:
-					skip(s.Line, step+" is serverless (compute: "+clip.String(shape.compute)+"): its instance_type is an Azure VM size")
+					skip(s.Line, step+" is serverless (compute: "+clip.String(shape.compute)+")"+vmSize)
 					d.checkTree(s)
 				case !shape.hasCompute && def.value == "":
-					skip(s.Line, step+" is serverless (no compute, and no settings.default_compute): its instance_type is an Azure VM size")
+					skip(s.Line, step+" is serverless (no compute, and no settings.default_compute)"+vmSize)
 					d.checkTree(s)
 				case !shape.hasCompute && ParseCompute(def.value).Serverless:
-					skip(s.Line, step+" is serverless (settings.default_compute: "+clip.String(def.value)+"): its instance_type is an Azure VM size")
+					skip(s.Line, step+" is serverless (settings.default_compute: "+clip.String(def.value)+")"+vmSize)
 					d.checkTree(s)
 				default:
 					from := len(d.errs)
@@ -269,20 +282,20 @@ type stepShape struct {
 	names      bool   // it names an instance type
 	hasCompute bool   // it names a compute of its own
 	compute    string // its compute, when a string
-	spark      bool   // type: spark
+	typ        string // its type: command (or ""), sweep, spark, pipeline, …
 }
 
 // stepShapeOf tells whether a pipeline step names an instance type (in resources, or in
-// the older compute mapping), whether it names its own compute, and whether it is a Spark
-// step. A step whose resources are not a mapping (nor null) counts as naming one, so that
-// its resources are decoded, and their shape reported.
+// the older compute mapping), whether it names its own compute, and its type. A step
+// whose resources are not a mapping (nor null) counts as naming one, so that its resources
+// are decoded, and their shape reported.
 func stepShapeOf(s *yaml.Node, budget *int) stepShape {
 	var sh stepShape
 	if s.Kind != yaml.MappingNode {
 		return sh
 	}
-	if k, v := lookup(s, "type", budget); k != nil && v.Kind == yaml.ScalarNode && v.Value == "spark" {
-		sh.spark = true
+	if k, v := lookup(s, "type", budget); k != nil && v.Kind == yaml.ScalarNode {
+		sh.typ = v.Value
 	}
 	if k, v := lookup(s, "resources", budget); k != nil && v.Kind == yaml.MappingNode {
 		if k, _ := lookup(v, "instance_type", budget); k != nil {

@@ -60,6 +60,18 @@ type retyper struct {
 	lineStarts []int
 }
 
+// add takes in what the retyper of a later part of the document (see parts.go) found.
+func (r *retyper) add(part *retyper) {
+	r.nodes += part.nodes
+	r.aliases += part.aliases
+	if r.tooLong == nil {
+		r.tooLong = part.tooLong
+	}
+	for n, why := range part.refused {
+		r.refuse(n, why)
+	}
+}
+
 func (r *retyper) walk(n *yaml.Node) {
 	r.nodes++
 	switch n.Kind {

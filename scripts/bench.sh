@@ -112,7 +112,15 @@ else
 		cp "$tmp/e2e.md" "$tmp/e2e.txt" "$out/"
 	fi
 fi
-meta() { sed -n "s/^$1: //p" "$raw" | head -1; }
+# first prints the first line a command prints. The whole output is read, then cut: under
+# pipefail, "| head -1" can end the command with SIGPIPE (status 141) when head exits
+# first, and set -e would end this script there.
+first() {
+	local out
+	out=$("$@") || return
+	printf '%s\n' "${out%%$'\n'*}"
+}
+meta() { first sed -n "s/^$1: //p" "$raw"; }
 count=$(meta rounds)
 benchtime=$(meta benchtime)
 runcmd=$(meta command)
@@ -149,14 +157,15 @@ units='.unit:(sec/op OR allocs/op)'
 
 # The machine: the CPU as go test names it (and /proc/cpuinfo, when it differs), the cores
 # of this machine (the GOMAXPROCS of the runs is the -N suffix of every benchmark name).
-cpu=$(sed -n 's/^cpu: *//p' "$raw" | head -1 | sed 's/ *$//')
-model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -1 || true)
+cpu=$(first sed -n 's/^cpu: *//p' "$raw")
+cpu=${cpu%"${cpu##*[! ]}"} # without trailing spaces
+model=$(first sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null || true)
 if [ -n "$model" ] && [ "$model" != "$cpu" ]; then cpu="$cpu ($model in /proc/cpuinfo)"; fi
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
-procs=$(sed -n 's/^Benchmark[^ \t]*-\([0-9][0-9]*\)[ \t].*/\1/p' "$raw" | head -1)
-goversion=$(sed -n 's/^goversion: //p' "$raw" | head -1)
+procs=$(first sed -n 's/^Benchmark[^ \t]*-\([0-9][0-9]*\)[ \t].*/\1/p' "$raw")
+goversion=$(first sed -n 's/^goversion: //p' "$raw")
 : "${goversion:=$(go env GOVERSION)}"
-goosarch=$(sed -n 's/^goos: //p' "$raw" | head -1)/$(sed -n 's/^goarch: //p' "$raw" | head -1)
+goosarch=$(first sed -n 's/^goos: //p' "$raw")/$(first sed -n 's/^goarch: //p' "$raw")
 kernel=$(uname -sr 2>/dev/null || echo unknown)
 memory=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo unknown)
 date=${started%%T*}

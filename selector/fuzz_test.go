@@ -53,6 +53,7 @@ func FuzzLabelKey(f *testing.F) {
 		if got, want := selector.ValidLabelKey(s), refKey(s); got != want {
 			t.Errorf("ValidLabelKey(%q) = %v; content.IsLabelKey says %v", s, got, want)
 		}
+		checkKeyDetail(t, s)
 	})
 }
 
@@ -65,6 +66,7 @@ func FuzzLabelValue(f *testing.F) {
 		if got, want := selector.ValidLabelValue(s), refValue(s); got != want {
 			t.Errorf("ValidLabelValue(%q) = %v; content.IsLabelValue says %v", s, got, want)
 		}
+		checkValueDetail(t, s)
 	})
 }
 

@@ -1,11 +1,15 @@
 package selector_test
 
 import (
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"pgregory.net/rapid"
 
 	"github.com/amlarc-go/instancetypes/selector"
 )
@@ -214,4 +218,81 @@ func TestValidateLabelsNilPath(t *testing.T) {
 	if len(errs) != 1 || errs[0].Field != "[a b]" {
 		t.Errorf("ValidateLabels(..., nil) = %v; want one error at [a b]", errs)
 	}
+}
+
+// checkKeyDetail checks that ValidateLabels explains a bad key k as Kubernetes does
+// (content.IsLabelKey): the explanation shared by the keys of k's shape is k's own.
+func checkKeyDetail(t interface{ Errorf(string, ...any) }, k string) {
+	want := strings.Join(content.IsLabelKey(k), "; ")
+	errs := selector.ValidateLabels(map[string]string{k: "v"}, nil)
+	if want == "" {
+		return
+	}
+	if len(errs) != 1 || errs[0].Detail != want {
+		t.Errorf("ValidateLabels of the key %q: %v; want the detail %q", k, errs, want)
+	}
+}
+
+// checkValueDetail is checkKeyDetail for a bad value v.
+func checkValueDetail(t interface{ Errorf(string, ...any) }, v string) {
+	want := strings.Join(content.IsLabelValue(v), "; ")
+	errs := selector.ValidateLabels(map[string]string{"k": v}, nil)
+	if want == "" {
+		return
+	}
+	if len(errs) != 1 || errs[0].Detail != want {
+		t.Errorf("ValidateLabels of the value %q: %v; want the detail %q", v, errs, want)
+	}
+}
+
+// Kubernetes' explanation of a bad key or value is made once for each shape of mistake
+// and shared: keys of every shape, generated from the bytes that matter to the grammar,
+// of every length around the limits, are each explained as Kubernetes explains them.
+func TestDetailsByShape(t *testing.T) {
+	part := rapid.Custom(func(t *rapid.T) string {
+		n := rapid.SampledFrom([]int{0, 1, 2, 3, 5, 62, 63, 64, 70, 252, 253, 254, 300}).Draw(t, "length")
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = rapid.SampledFrom([]byte("aZ0-_./ é")).Draw(t, "byte")
+		}
+		if n > 0 && rapid.Bool().Draw(t, "plain") {
+			for i := range b {
+				if b[i] == '/' || b[i] == ' ' || b[i] == 0xc3 {
+					b[i] = 'a'
+				}
+			}
+		}
+		return string(b)
+	})
+	rapid.Check(t, func(rt *rapid.T) {
+		s := part.Draw(rt, "key")
+		if rapid.Bool().Draw(rt, "prefixed") {
+			s = part.Draw(rt, "prefix") + "/" + s
+		}
+		checkKeyDetail(rt, s)
+		checkValueDetail(rt, s)
+	})
+}
+
+// ValidateLabels makes the very errors apimachinery's field.Invalid(fldPath.Key(k), ...)
+// makes, in key order, whatever the path above the keys (nil, fields, an index).
+func TestValidateLabelsAgreesWithFieldInvalid(t *testing.T) {
+	text := rapid.StringOfN(rapid.SampledFrom([]rune("ab/.-_ Z9é[]")), 0, 12, -1)
+	rapid.Check(t, func(t *rapid.T) {
+		m := rapid.MapOf(text, text).Draw(t, "labels")
+		path := rapid.SampledFrom([]*field.Path{nil, field.NewPath("spec", "nodeSelector"), field.NewPath("items").Index(3).Child("sel"), field.NewPath("")}).Draw(t, "path")
+		keys := slices.Sorted(maps.Keys(m))
+		var want field.ErrorList
+		for _, k := range keys {
+			if msgs := content.IsLabelKey(k); len(msgs) > 0 {
+				want = append(want, field.Invalid(path.Key(k), k, strings.Join(msgs, "; ")))
+			}
+			if msgs := content.IsLabelValue(m[k]); len(msgs) > 0 {
+				want = append(want, field.Invalid(path.Key(k), m[k], strings.Join(msgs, "; ")))
+			}
+		}
+		if got := selector.ValidateLabels(m, path); !reflect.DeepEqual(got, want) {
+			t.Fatalf("ValidateLabels(%q, %v):\n%#v\nwant field.Invalid's\n%#v", m, path, got, want)
+		}
+	})
 }

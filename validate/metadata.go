@@ -201,7 +201,7 @@ func validateOwnerReferences(refs []metav1.OwnerReference, l at, errs field.Erro
 // qualifiedNameDetail explains why k is not a qualified name, as what (its role, such as
 // "an annotation key"), in Kubernetes' words.
 func qualifiedNameDetail(k, what string) string {
-	msgs := content.IsQualifiedName(k)
+	msgs := content.IsLabelKey(k) // a qualified name: the same rule
 	if len(msgs) == 0 {
 		return "must be " + what + ": a qualified name"
 	}

@@ -24,8 +24,10 @@ func validateLabels(m map[string]string, l at, rule string, errs field.ErrorList
 	if validLabels(m) {
 		return errs
 	}
-	for _, e := range selector.ValidateLabels(m, l.path()) {
-		if s, ok := e.BadValue.(string); ok {
+	found := selector.ValidateLabels(m, l.path())
+	errs = slices.Grow(errs, len(found))
+	for _, e := range found {
+		if s, ok := e.BadValue.(string); ok && len(s) > clip.MaxLen { // (boxing it again would allocate)
 			e.BadValue = clip.String(s)
 		}
 		errs = append(errs, e.WithOrigin(rule))

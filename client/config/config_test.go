@@ -1,12 +1,15 @@
 package config_test
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -49,7 +52,7 @@ func TestBase(t *testing.T) {
 		}
 	}
 	slices.Sort(kinds)
-	want := []string{"Deployment", "Namespace", "PodDisruptionBudget", "Service", "ServiceAccount", "ValidatingWebhookConfiguration"}
+	want := []string{"Deployment", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "Service", "ServiceAccount", "ValidatingWebhookConfiguration"}
 	if !slices.Equal(kinds, want) {
 		t.Fatalf("kinds %q; want %q", kinds, want)
 	}
@@ -129,6 +132,50 @@ func TestBase(t *testing.T) {
 // TestCertManager: the overlay adds the CA, its issuers and the serving certificate for
 // the Service's names, into the Secret the Deployment mounts, and asks the CA injector for
 // the caBundle.
+// TestNetworkPolicy: the webhook's pods let in the API server's calls and the kubelet's
+// probes from anywhere, and Prometheus only from namespaces labelled metrics: enabled, on
+// the ports the Deployment names; nothing else.
+func TestNetworkPolicy(t *testing.T) {
+	objs := build(t, "base")
+	np := get[networkingv1.NetworkPolicy](t, objs, "NetworkPolicy", "instancetype-webhook")
+	d := get[appsv1.Deployment](t, objs, "Deployment", "instancetype-webhook")
+	if !reflect.DeepEqual(np.Spec.PodSelector.MatchLabels, d.Spec.Selector.MatchLabels) || len(np.Spec.PodSelector.MatchExpressions) != 0 {
+		t.Errorf("the policy selects %+v; want the Deployment's pods, %v", np.Spec.PodSelector, d.Spec.Selector.MatchLabels)
+	}
+	if !slices.Equal(np.Spec.PolicyTypes, []networkingv1.PolicyType{networkingv1.PolicyTypeIngress}) {
+		t.Errorf("policy types %v; want Ingress", np.Spec.PolicyTypes)
+	}
+	ports := map[string]bool{}
+	for _, p := range d.Spec.Template.Spec.Containers[0].Ports {
+		ports[p.Name] = true
+	}
+	// from: who may reach each port ("anyone", or the namespaces' labels).
+	from := map[string]string{}
+	for _, rule := range np.Spec.Ingress {
+		who := "anyone"
+		if len(rule.From) > 0 {
+			who = ""
+			for _, peer := range rule.From {
+				if peer.PodSelector != nil || peer.IPBlock != nil || peer.NamespaceSelector == nil {
+					t.Errorf("peer %+v; want a namespace selector alone", peer)
+					continue
+				}
+				who += fmt.Sprint(peer.NamespaceSelector.MatchLabels)
+			}
+		}
+		for _, p := range rule.Ports {
+			if p.Port == nil || !ports[p.Port.String()] || p.Protocol == nil || *p.Protocol != corev1.ProtocolTCP {
+				t.Errorf("port %+v: want a TCP port the container names", p)
+				continue
+			}
+			from[p.Port.String()] = who
+		}
+	}
+	if want := map[string]string{"webhook": "anyone", "probes": "anyone", "metrics": "map[metrics:enabled]"}; !reflect.DeepEqual(from, want) {
+		t.Errorf("ingress %v; want %v", from, want)
+	}
+}
+
 func TestCertManager(t *testing.T) {
 	objs := build(t, "cert-manager")
 	for _, want := range []struct{ kind, name string }{

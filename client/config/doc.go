@@ -3,7 +3,8 @@
 //
 //   - base: the Namespace, ServiceAccount, Deployment (two replicas spread over nodes,
 //     probes, requests and limits, a restricted security context), PodDisruptionBudget,
-//     Service and ValidatingWebhookConfiguration (admission v1, sideEffects None,
+//     Service, NetworkPolicy (the metrics port open only to namespaces labelled
+//     metrics: enabled) and ValidatingWebhookConfiguration (admission v1, sideEffects None,
 //     failurePolicy Fail, timeoutSeconds 10, CREATE and UPDATE of instancetypes). It
 //     serves the Secret instancetype-webhook-tls; the configuration's caBundle is yours to
 //     set.

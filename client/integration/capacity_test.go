@@ -29,6 +29,7 @@ import (
 	"github.com/amlarc-go/instancetypes/client/capacity"
 	"github.com/amlarc-go/instancetypes/client/clientset/versioned"
 	"github.com/amlarc-go/instancetypes/client/internal/testenv"
+	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 )
 
@@ -217,6 +218,12 @@ func (c *testCluster) naiveTypes(withCluster bool) []naiveType {
 
 // naive is the capacity of each instance type by adding pods one at a time.
 func (c *testCluster) naive(types []naiveType, pods bool) *capacity.Report {
+	return c.naiveTolerating(types, pods, false)
+}
+
+// naiveTolerating is naive, with the pods tolerating the taint sku=gpu:NoSchedule of the
+// spot pool when sku is set.
+func (c *testCluster) naiveTolerating(types []naiveType, pods, sku bool) *capacity.Report {
 	u := c.used(pods)
 	r := &capacity.Report{Capacity: []capacity.TypeCapacity{}, Nodes: len(c.nodes)}
 	for _, x := range u {
@@ -242,7 +249,7 @@ func (c *testCluster) naive(types []naiveType, pods bool) *capacity.Report {
 		all := map[instancetype.ResourceName]int{}
 	nodes:
 		for _, n := range c.nodes {
-			if n.cordon || n.taint {
+			if n.cordon || n.taint && !sku {
 				continue
 			}
 			for k, v := range t.sel {
@@ -560,10 +567,26 @@ func TestCapacityAgainstNaiveModel(t *testing.T) {
 		t.Errorf("anywhere: %+v; want pods fitting on three pools or more", fits)
 	}
 	t.Logf("limited by %v", limits)
+
+	// Tolerations (Options.Tolerations, the plugin's --tolerate): the spot pool's taint
+	// tolerated, its node counts; tolerated for another value or effect, it does not.
+	for tol, tolerated := range map[string]bool{"sku=gpu:NoSchedule": true, "sku": true, "*": true, "sku=cpu": false, "sku=gpu:NoExecute": false, "other": false} {
+		ft, err := fit.ParseToleration(tol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := cl.Compute(capacity.Options{Tolerations: []fit.Toleration{ft}}), c.naiveTolerating(c.naiveTypes(true), true, tolerated)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("tolerating %s:\n%s\nnaive model:\n%s", tol, show(got), show(want))
+		}
+		if spot := spotPools(got); spot != tolerated {
+			t.Errorf("tolerating %s: the spot pool counted %v; want %v", tol, spot, tolerated)
+		}
+	}
 }
 
-// Without RBAC to list pods, the same figures as on empty nodes; a user with the
-// page size of one reads the same answer.
+// A page of one object: every list is read one object a request, continue token after
+// continue token, and the answer is the same, the naive model's.
 func TestCapacityPageSizeOne(t *testing.T) {
 	cfg, c := startCluster(t)
 	r, err := capacity.NewReader(cfg)
@@ -578,6 +601,13 @@ func TestCapacityPageSizeOne(t *testing.T) {
 	if got, want := cl.Compute(capacity.Options{}), c.naive(c.naiveTypes(true), true); !reflect.DeepEqual(got, want) {
 		t.Fatalf("page size 1:\n%s\nnaive model:\n%s", show(got), show(want))
 	}
+}
+
+// spotPools reports whether the instance type spot, whose selector picks the pool of one
+// node tainted sku=gpu:NoSchedule, has that pool in r: whether the taint was tolerated.
+func spotPools(r *capacity.Report) bool {
+	i := slices.IndexFunc(r.Capacity, func(tc capacity.TypeCapacity) bool { return tc.InstanceType == "spot" })
+	return i >= 0 && len(r.Capacity[i].Pools) == 1 && r.Capacity[i].Pools[0].Nodes == 1
 }
 
 func show(r *capacity.Report) string {

@@ -30,6 +30,7 @@ func TestConfigAccepted(t *testing.T) {
 		"Service":             {Version: "v1", Resource: "services"},
 		"Deployment":          {Group: "apps", Version: "v1", Resource: "deployments"},
 		"PodDisruptionBudget": {Group: "policy", Version: "v1", Resource: "poddisruptionbudgets"},
+		"NetworkPolicy":       {Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies"},
 	}
 	applied := 0
 	for _, real := range []bool{true, false} {

@@ -12,17 +12,22 @@ import (
 	"sync"
 	"testing"
 
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
 	"github.com/amlarc-go/instancetypes/client/capacity"
 	"github.com/amlarc-go/instancetypes/instancetype"
 )
 
 var (
 	pluginOnce sync.Once
+	pluginDir  string
 	pluginPath string
 	pluginErr  error
 )
 
-// plugin builds kubectl-instancetype once, into a temporary directory.
+// plugin builds kubectl-instancetype once, into a temporary directory, which TestMain
+// removes (removePlugin).
 func plugin(t *testing.T) string {
 	t.Helper()
 	pluginOnce.Do(func() {
@@ -31,6 +36,7 @@ func plugin(t *testing.T) string {
 			pluginErr = err
 			return
 		}
+		pluginDir = dir
 		pluginPath = filepath.Join(dir, "kubectl-instancetype")
 		cmd := exec.Command("go", "build", "-o", pluginPath, "./cmd/kubectl-instancetype")
 		cmd.Dir = ".." // the client module
@@ -44,11 +50,21 @@ func plugin(t *testing.T) string {
 	return pluginPath
 }
 
+// removePlugin removes what plugin made; TestMain calls it.
+func removePlugin() {
+	if pluginDir != "" {
+		os.RemoveAll(pluginDir)
+	}
+}
+
 // runPlugin runs the plugin with the kubeconfig file and args, in dir, and returns its
 // exit code, standard output and standard error.
 func runPlugin(t *testing.T, kubeconfig, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.CommandContext(stepContext(t), plugin(t), args...)
+	// The plugin is built before the step's time starts: the first build (17 s on a busy
+	// machine, more with -race) is no part of the step that the time bounds.
+	bin := plugin(t)
+	cmd := exec.CommandContext(stepContext(t), bin, args...)
 	cmd.Dir = dir
 	home := t.TempDir()
 	cmd.Env = []string{"KUBECONFIG=" + kubeconfig, "HOME=" + home, "PATH=" + os.Getenv("PATH")}
@@ -379,5 +395,115 @@ func TestPluginErrors(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "is not installed in this cluster: the catalog is the built-in defaultinstancetype alone") ||
 		!strings.Contains(errOut, "names checked for form only: the cluster has no InstanceType resource") {
 		t.Errorf("validate without the CRD: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// capacity --tolerate: the pods tolerate the taint of the spot pool's node, which then
+// counts, as the naive model counts it; a toleration of another value or effect does not
+// reach it. --tolerate is repeatable.
+func TestPluginCapacityTolerate(t *testing.T) {
+	kc, c := clusterKubeconfig(t)
+	for _, tc := range []struct {
+		args      []string
+		tolerated bool
+	}{
+		{[]string{"--tolerate", "sku=gpu:NoSchedule"}, true},
+		{[]string{"--tolerate", "dedicated", "--tolerate", "sku"}, true},
+		{[]string{"--tolerate", "sku=gpu:NoExecute"}, false},
+		{[]string{"--tolerate", "sku=cpu"}, false},
+	} {
+		code, out, errOut := runPlugin(t, kc, t.TempDir(), append([]string{"capacity", "-o", "json"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("capacity %v: exit %d\n%s", tc.args, code, errOut)
+		}
+		got, want := decodeReport(t, out), c.naiveTolerating(c.naiveTypes(true), true, tc.tolerated)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("capacity %v:\n%s\nnaive model (taint tolerated: %v):\n%s", tc.args, show(got), tc.tolerated, show(want))
+		}
+		if spot := spotPools(got); spot != tc.tolerated {
+			t.Errorf("capacity %v: the spot pool (one node, tainted sku=gpu:NoSchedule) counted %v; want %v", tc.args, spot, tc.tolerated)
+		}
+	}
+}
+
+// writeKubeconfig writes cfg to a file of its own and returns its name.
+func writeKubeconfig(t *testing.T, cfg *clientcmdapi.Config) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, file); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// kubectl's connection flags select what they select in kubectl: --context names a
+// context of the kubeconfig other than its current one, which does not answer; an
+// explicit --kubeconfig wins over KUBECONFIG.
+func TestPluginConnectionFlags(t *testing.T) {
+	kc, c := clusterKubeconfig(t)
+	dir := deployments(t)
+	admin, err := clientcmd.LoadFromFile(kc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two contexts: good, the test cluster's, and bad, the current one, a server that does
+	// not answer.
+	two := admin.DeepCopy()
+	goodCtx := two.Contexts[two.CurrentContext].DeepCopy()
+	two.Clusters["unreachable"] = &clientcmdapi.Cluster{Server: "https://127.0.0.1:1"}
+	two.AuthInfos["nobody"] = &clientcmdapi.AuthInfo{Token: "t"}
+	two.Contexts = map[string]*clientcmdapi.Context{
+		"good": goodCtx,
+		"bad":  {Cluster: "unreachable", AuthInfo: "nobody"},
+	}
+	two.CurrentContext = "bad"
+	twoFile := writeKubeconfig(t, two)
+	// One context, bad, alone: what KUBECONFIG names below.
+	bad := two.DeepCopy()
+	delete(bad.Contexts, "good")
+	badFile := writeKubeconfig(t, bad)
+
+	want := c.naive(c.naiveTypes(true), true)
+	unreachable := func(what string, code int, out, errOut string) {
+		t.Helper()
+		if code != 2 || out != "" || !strings.Contains(errOut, "cannot reach the API server at https://127.0.0.1:1") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want the unreachable server", what, code, out, errOut)
+		}
+	}
+	code, out, errOut := runPlugin(t, twoFile, dir, "capacity", "-o", "json")
+	unreachable("capacity, current context bad", code, out, errOut)
+
+	for _, tc := range []struct {
+		what, kubeconfig string
+		args             []string
+	}{
+		{"--context good", twoFile, []string{"--context", "good"}},
+		{"--context=good", twoFile, []string{"--context=good"}},
+		{"--kubeconfig over KUBECONFIG", badFile, []string{"--kubeconfig", kc}},
+		{"--kubeconfig and --context over KUBECONFIG", badFile, []string{"--kubeconfig", twoFile, "--context", "good"}},
+	} {
+		code, out, errOut := runPlugin(t, tc.kubeconfig, dir, append([]string{"capacity", "-o", "json"}, tc.args...)...)
+		if code != 0 {
+			t.Errorf("capacity %s: exit %d, stderr %q", tc.what, code, errOut)
+			continue
+		}
+		if got := decodeReport(t, out); !reflect.DeepEqual(got, want) {
+			t.Errorf("capacity %s:\n%s\nnaive model:\n%s", tc.what, show(got), show(want))
+		}
+		// validate reads the cluster through the same flags: with no PATH, the cluster's
+		// own instance types (two findings, exit 1).
+		code, out, errOut = runPlugin(t, tc.kubeconfig, dir, append([]string{"validate"}, tc.args...)...)
+		if code != 1 || !strings.Contains(out, "cluster:instancetypes/huge:") || !strings.Contains(errOut, "checked against 9 nodes") {
+			t.Errorf("validate %s: exit %d\n%s%s", tc.what, code, out, errOut)
+		}
+	}
+
+	// --context bad is the unreachable server again; a context the kubeconfig lacks is an
+	// error that names it.
+	code, out, errOut = runPlugin(t, twoFile, dir, "capacity", "--context", "bad")
+	unreachable("capacity --context bad", code, out, errOut)
+	code, _, errOut = runPlugin(t, twoFile, dir, "capacity", "--context", "nonesuch")
+	if code != 2 || !strings.Contains(errOut, "nonesuch") {
+		t.Errorf("capacity --context nonesuch: exit %d, stderr %q; want a usage error that names the context", code, errOut)
 	}
 }

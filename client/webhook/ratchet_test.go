@@ -315,3 +315,24 @@ func TestWarningDefaultOverride(t *testing.T) {
 	}
 	checkWarningBounds(t, r.Warnings)
 }
+
+// TestRatchetSameValueOtherText: a value is unchanged when it is the same JSON written
+// otherwise (spacing, key order, escapes); the same text with another value is changed.
+func TestRatchetSameValueOtherText(t *testing.T) {
+	const old = `{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType","metadata":{"name":"gpu","finalizers":["f"]},
+		"spec":{"nodeSelector":{"pool":"a b"},"extra":{"x":1,"y":[true,null]},"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1","memory":"1Gi"}}}}`
+	const same = `{"kind":"InstanceType","apiVersion":"amlarc.azureml.com/v1alpha1","metadata":{"name":"gpu"},
+		"spec":{ "extra" : { "y" : [ true , null ], "x" : 1 }, "nodeSelector":{"pool":"a\u0020b"},"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1","memory":"1Gi"}}}}`
+	const changed = `{"kind":"InstanceType","apiVersion":"amlarc.azureml.com/v1alpha1","metadata":{"name":"gpu"},
+		"spec":{"extra":{"x":1.0,"y":[true,null]},"nodeSelector":{"pool":"a\u0020b"},"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1","memory":"1Gi"}}}}`
+	h := &webhook.Handler{}
+	if r := update(t, h, []byte(old), []byte(same)); !r.Allowed {
+		t.Errorf("the same values written otherwise: denied: %s", r.Result.Message)
+	} else {
+		checkRatchetWarnings(t, r.Warnings, 2)
+	}
+	r := update(t, h, []byte(old), []byte(changed))
+	if r.Allowed || !slices.Equal(causeFields(r), []string{"spec.extra"}) {
+		t.Errorf("1 written as 1.0 (another JSON value, as encoding/json reads it): allowed %v, %v; want spec.extra denied", r.Allowed, r.Result)
+	}
+}

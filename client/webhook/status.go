@@ -59,11 +59,22 @@ func invalid(name string, errs field.ErrorList) *apierrors.StatusError {
 // summary renders errs as field.ErrorList.ToAggregate does (the message alone for one
 // finding, else "[a, b]", identical messages once), with at most MessageCauses distinct
 // messages, followed by how many findings with other messages there are.
+//
+// A finding's message is rendered only when it is listed, or when a listed message begins
+// with its field (only then can the two be the same): the cost of a finding the summary
+// only counts is a few comparisons, with no allocation.
 func summary(errs field.ErrorList) string {
 	var msgs []string
 	more := 0
 	for _, e := range errs {
-		msg := clip.String(e.Field) + ": " + cut(e.ErrorBody(), maxCauseBytes)
+		f := clip.String(e.Field)
+		if len(msgs) == MessageCauses && !slices.ContainsFunc(msgs, func(m string) bool {
+			return len(m) > len(f)+1 && m[:len(f)] == f && m[len(f):len(f)+2] == ": "
+		}) {
+			more++
+			continue
+		}
+		msg := f + ": " + cut(e.ErrorBody(), maxCauseBytes)
 		switch {
 		case slices.Contains(msgs, msg):
 		case len(msgs) < MessageCauses:

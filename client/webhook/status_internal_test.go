@@ -2,7 +2,9 @@ package webhook
 
 import (
 	"fmt"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -130,5 +132,64 @@ func TestWarningText(t *testing.T) {
 		if n := utf8.RuneCountInString(got); n > MaxWarningRunes || !utf8.ValidString(got) || strings.ContainsFunc(got, unicode.IsControl) {
 			t.Errorf("warningText(%.30q) = %q: %d characters, or invalid", tc.in, got, n)
 		}
+	}
+}
+
+// refSummary is summary as it was first written, rendering every finding's message: the
+// reference of TestSummaryIsReference.
+func refSummary(errs field.ErrorList) string {
+	var msgs []string
+	more := 0
+	for _, e := range errs {
+		msg := clip.String(e.Field) + ": " + cut(e.ErrorBody(), maxCauseBytes)
+		switch {
+		case slices.Contains(msgs, msg):
+		case len(msgs) < MessageCauses:
+			msgs = append(msgs, msg)
+		default:
+			more++
+		}
+	}
+	if more > 0 {
+		msgs = append(msgs, fmt.Sprintf("and %d more %s", more, plural(more, "finding", "findings")))
+	}
+	if len(msgs) == 1 {
+		return msgs[0]
+	}
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// summary renders only the messages it may list, and is what rendering them all gives:
+// with fields that make two findings' messages the same text ("a" with the detail
+// "Required value", and "a: Required value" with none), and fields that begin another's.
+func TestSummaryIsReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var errs field.ErrorList
+		for i := range rapid.IntRange(0, 3*MessageCauses).Draw(t, "findings") {
+			p := field.NewPath(rapid.SampledFrom([]string{"a", "a: Required value", "a:", "b", "c", "d", "e", "f"}).Draw(t, fmt.Sprint("field ", i)))
+			detail := rapid.SampledFrom([]string{"", "Required value", "x"}).Draw(t, fmt.Sprint("detail ", i))
+			if rapid.Bool().Draw(t, fmt.Sprint("required ", i)) {
+				errs = append(errs, field.Required(p, detail))
+			} else {
+				errs = append(errs, field.Invalid(p, "v", detail))
+			}
+		}
+		if got, want := summary(errs), refSummary(errs); got != want {
+			t.Fatalf("summary = %q; want %q", got, want)
+		}
+	})
+}
+
+var sinkString string
+
+// summary renders no message of a finding it only counts: its allocations do not grow
+// with the findings (rendering each took two for each of 30,000 bad keys).
+func TestSummaryAllocations(t *testing.T) {
+	errs := make(field.ErrorList, 30000)
+	for i := range errs {
+		errs[i] = field.Invalid(field.NewPath("spec", "nodeSelector").Key(fmt.Sprint("bad key ", i)), "bad key", "name part must consist of alphanumeric characters")
+	}
+	if allocs := testing.AllocsPerRun(5, func() { sinkString = summary(errs) }); allocs > 60 {
+		t.Errorf("summary of %d findings: %.0f allocations; want at most 60 (those of the messages it lists)", len(errs), allocs)
 	}
 }

@@ -63,8 +63,14 @@
 // spec.resources). The same finding alone would admit a changed value whose finding reads
 // the same (a 300-byte value is cut in the finding, and two such values can read alike; a
 // GPU in requests is forbidden whatever its count). A path that names two places in an
-// object (an unknown field "a.b" beside a field a holding b) is never unchanged. When the
-// old object is missing or is no InstanceType, nothing is ratcheted.
+// object (an unknown field "a.b" beside a field a holding b, or a key written twice, which
+// the API server never sends) is never unchanged. When the old object is missing or is no
+// InstanceType, nothing is ratcheted.
+//
+// The cost of ratcheting is linear in the findings and in the size of both objects: the
+// old object is decoded and validated once, and each object's text is scanned once more
+// for the values at the findings' paths, which are compared as text, and decoded only
+// when their texts differ.
 //
 // # Warnings
 //

@@ -91,6 +91,11 @@ type hostileCase struct {
 	// slow cases run only with INSTANCETYPES_SLOW_TESTS set (see slow): manifest's own
 	// tests cover their inputs in process.
 	slow bool
+	// maxRSS, when set, is the most memory the run may use, below hostileMaxRSS; maxCPU
+	// the most processor time, a generous bound against a cost that grows out of line
+	// (never the wall-clock time, which a busy machine stretches).
+	maxRSS int64
+	maxCPU time.Duration
 }
 
 // must fails the test on an error.
@@ -117,6 +122,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte { return billionLaughs("endpoint_name: e\n", "extra") },
 			code: cli.ExitFindings,
 			want: []string{"nodes once aliases are expanded"},
+			slow: true,
 		},
 		{
 			name: "alias bomb on standard input, JSON output",
@@ -131,6 +137,7 @@ func hostileCases() []hostileCase {
 			data: func() []byte { return billionLaughs("apiVersion: v1\nkind: ConfigMap\n", "data") },
 			code: cli.ExitOK,
 			why:  "documents of other kinds are skipped unread (DESIGN §1), so the bomb is never expanded",
+			slow: true,
 		},
 		{
 			name: "200,000-deep flow nesting",
@@ -139,6 +146,7 @@ func hostileCases() []hostileCase {
 			},
 			code: cli.ExitFindings,
 			want: []string{"FILE:3: YAML syntax error: exceeded max depth of 10000"},
+			slow: true,
 		},
 		{
 			name: "200,000-deep block nesting",
@@ -155,6 +163,7 @@ func hostileCases() []hostileCase {
 			// It starts with "{", so kubectl reads it as JSON, then as YAML: both fail, and the
 			// JSON problem is reported, as kubectl reports it.
 			want: []string{"<stdin>:1: JSON syntax error: invalid character 'a' looking for beginning of object key string"},
+			slow: true,
 		},
 		{
 			name: "4 MB of random bytes",
@@ -198,6 +207,7 @@ func hostileCases() []hostileCase {
 			code: cli.ExitFindings,
 			// YAML itself refuses an implicit key over 1,024 characters.
 			want: []string{"FILE:6: YAML syntax error: mapping values are not allowed in this context"},
+			slow: true,
 		},
 		{
 			name: "1 MB label key, explicit",
@@ -206,6 +216,7 @@ func hostileCases() []hostileCase {
 			},
 			code: cli.ExitFindings,
 			want: []string{"FILE:6: document ignored: a scalar of 1048576 bytes, more than 65536"},
+			slow: true,
 		},
 		{
 			name: "1 MB label value, quoted, in a list item",
@@ -214,6 +225,7 @@ func hostileCases() []hostileCase {
 			},
 			code: cli.ExitFindings,
 			want: []string{"FILE:7: document ignored: a scalar of 1048576 bytes, more than 65536"},
+			slow: true,
 		},
 		{
 			name: "200,000 empty documents, then a valid instance type",
@@ -290,19 +302,47 @@ func hostileCases() []hostileCase {
 		{
 			// Once 23 s and 400 MB: the reader cut, scanned for templates and parsed 64 MiB
 			// of line breaks line by line; a document of blank lines and comments is no
-			// longer parsed (about 0.5 s of processor time).
-			name: "64 MiB of blank lines",
-			data: func() []byte { return bytes.Repeat([]byte("\n"), manifest.MaxFileSize-1) },
-			code: cli.ExitOK,
-			why:  "blank lines are an empty document",
-			slow: true,
+			// longer parsed (about 0.5 s of processor time, 76 MB, most of it the file).
+			name:   "64 MiB of blank lines",
+			data:   func() []byte { return bytes.Repeat([]byte("\n"), manifest.MaxFileSize-1) },
+			code:   cli.ExitOK,
+			why:    "blank lines are an empty document",
+			slow:   true,
+			maxRSS: 150 << 20,
+			maxCPU: 20 * time.Second,
 		},
 		{
-			name: "one comment line of 64 MiB",
-			data: func() []byte { return append(bytes.Repeat([]byte("#"), manifest.MaxFileSize-1), '\n') },
-			code: cli.ExitOK,
-			why:  "a comment is an empty document",
-			slow: true,
+			name:   "one comment line of 64 MiB",
+			data:   func() []byte { return append(bytes.Repeat([]byte("#"), manifest.MaxFileSize-1), '\n') },
+			code:   cli.ExitOK,
+			why:    "a comment is an empty document",
+			slow:   true,
+			maxRSS: 150 << 20,
+			maxCPU: 20 * time.Second,
+		},
+		{
+			// 16 million separators, 8 million empty documents: once more than 11 minutes
+			// and past 420 MB, a list of every document made before any was read, and each
+			// parsed; now cut and read one at a time, none parsed (about 1 s, 76 MB).
+			name:   "64 MiB of separators",
+			data:   func() []byte { return bytes.Repeat([]byte("---\n"), manifest.MaxFileSize/4) },
+			code:   cli.ExitOK,
+			why:    "a stream of empty documents holds nothing to check",
+			slow:   true,
+			maxRSS: 150 << 20,
+			maxCPU: 20 * time.Second,
+		},
+		{
+			// 1.4 million documents of "[" (8 MiB), a syntax error each: 1 million once
+			// took 126 s and 334 MB, every finding kept; a file lists at most
+			// manifest.MaxFileReports findings of its reading, and counts the rest (about
+			// 7 s and 60 MB; 64 MiB of them, 52 s and 163 MB).
+			name:   "8 MiB of broken documents",
+			data:   func() []byte { return bytes.Repeat([]byte("---\n[\n"), 8<<20/6) },
+			want:   []string{"FILE:2: YAML syntax error", "more findings in this file are not shown"},
+			code:   cli.ExitFindings,
+			slow:   true,
+			maxRSS: 128 << 20,
 		},
 		{
 			name: "file one byte over the size limit",
@@ -340,6 +380,12 @@ func TestHostileInputs(t *testing.T) {
 			}
 			r := runHostile(t, dir, stdin, args...)
 			checkHostile(t, r, tt.code)
+			if tt.maxRSS > 0 && r.rss > tt.maxRSS {
+				t.Errorf("peak RSS %d MB; want under %d MB", r.rss>>20, tt.maxRSS>>20)
+			}
+			if tt.maxCPU > 0 && r.cpu > tt.maxCPU {
+				t.Errorf("processor time %v; want under %v", r.cpu, tt.maxCPU)
+			}
 			out := r.stdout
 			if slices.Contains(args, "json") {
 				out = jsonFindings(t, r.stdout)
@@ -516,7 +562,8 @@ type hostileResult struct {
 	stdout, stderr string
 	outBytes       int64 // bytes written to stdout and stderr, kept or not
 	code           int
-	rss            int64 // peak resident set size, bytes
+	rss            int64         // peak resident set size, bytes
+	cpu            time.Duration // processor time, user and system
 	elapsed        time.Duration
 }
 
@@ -559,9 +606,10 @@ func runHostileEnv(t *testing.T, dir string, stdin []byte, env []string, args ..
 	}
 	var rss int64
 	var signal int
+	var cpu time.Duration
 	if b, err := os.ReadFile(report); err != nil {
 		t.Fatalf("the launcher wrote no report (%v); stderr: %.1000s", err, stderr.String())
-	} else if _, err := fmt.Sscan(string(b), &rss, &signal); err != nil {
+	} else if _, err := fmt.Sscan(string(b), &rss, &signal, &cpu); err != nil {
 		t.Fatalf("the launcher's report %q: %v", b, err)
 	}
 	r := hostileResult{
@@ -569,12 +617,13 @@ func runHostileEnv(t *testing.T, dir string, stdin []byte, env []string, args ..
 		outBytes: stdout.n + stderr.n,
 		code:     cmd.ProcessState.ExitCode(),
 		rss:      rss,
+		cpu:      cpu,
 		elapsed:  elapsed,
 	}
 	if signal != 0 {
 		t.Fatalf("instancetype killed by signal %v", syscall.Signal(signal))
 	}
-	t.Logf("exit %d in %v, peak RSS %d MB, output %d bytes", r.code, elapsed.Round(time.Millisecond), r.rss>>20, r.outBytes)
+	t.Logf("exit %d in %v (processor time %v), peak RSS %d MB, output %d bytes", r.code, elapsed.Round(time.Millisecond), cpu.Round(time.Millisecond), r.rss>>20, r.outBytes)
 	return r
 }
 

@@ -12,8 +12,8 @@ import (
 )
 
 // launcherEnv, set to the path of a report file, makes the test binary a launcher: it runs
-// its arguments as a command, writes the command's peak RSS and signal to that file, and
-// exits with the command's exit code.
+// its arguments as a command, writes the command's peak RSS, signal and processor time
+// (user and system) to that file, and exits with the command's exit code.
 //
 // The peak RSS of a child the test process runs directly is not the child's own: os/exec
 // starts a child in the parent's address space (vfork), and Linux carries that address
@@ -45,7 +45,8 @@ func launchIfAsked() {
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		signal = int(ws.Signal())
 	}
-	if err := os.WriteFile(report, fmt.Appendf(nil, "%d %d\n", peakRSS(cmd.ProcessState), signal), 0o600); err != nil {
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if err := os.WriteFile(report, fmt.Appendf(nil, "%d %d %d\n", peakRSS(cmd.ProcessState), signal, cpu), 0o600); err != nil {
 		fmt.Fprintln(os.Stderr, "launcher:", err)
 		os.Exit(125)
 	}

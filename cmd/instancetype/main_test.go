@@ -23,6 +23,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
+// goldenDir is testdata/golden, absolute: runCommand changes the working directory.
+var goldenDir string
+
 // binary is the instancetype command the tests run as a process: this test binary, which
 // runs main when asCommandEnv is set (as it is for every process the tests start), so that
 // no second binary has to be built and linked. main is all the command is.
@@ -42,6 +45,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = self
+	if goldenDir, err = filepath.Abs(filepath.Join("testdata", "golden")); err != nil {
+		panic(err)
+	}
 	os.Setenv(asCommandEnv, "1") // for every process the tests start
 	os.Exit(m.Run())
 }
@@ -103,7 +109,21 @@ type result struct {
 	code           int
 }
 
-// runBinary runs the built command in dir with stdin.
+// runCommand runs one command line in process, in dir, with stdin: what main does, without
+// a process to start and link (the tests of the process itself, its standard streams and
+// its exit status, use runBinary). It changes the test's working directory to dir, so the
+// tests that use it run one at a time.
+func runCommand(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
+	if dir != "." {
+		t.Chdir(dir)
+	}
+	var out, errb bytes.Buffer
+	code := cli.Main(args, cli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
+	return result{out.String(), errb.String(), code}
+}
+
+// runBinary runs the built command, as a process, in dir with stdin.
 func runBinary(t *testing.T, dir, stdin string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
@@ -126,7 +146,7 @@ func runBinary(t *testing.T, dir, stdin string, args ...string) result {
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
+	path := filepath.Join(goldenDir, name)
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -226,14 +246,21 @@ type goldenTest struct {
 	code int
 }
 
-// goldenConfiguredTests run in testdata/configured, which holds a config file.
-var goldenConfiguredTests = []goldenTest{
-	{"configured.txt", []string{"validate", "."}, cli.ExitFindings},
-	{"configured.json", []string{"validate", "-o", "json", "."}, cli.ExitFindings},
+// goldenConfiguredTests run in testdata/configured, which holds a config file, or below it
+// (dir).
+var goldenConfiguredTests = []struct {
+	goldenTest
+	dir string
+}{
+	{goldenTest{"configured.txt", []string{"validate", "."}, cli.ExitFindings}, "configured"},
+	{goldenTest{"configured.json", []string{"validate", "-o", "json", "."}, cli.ExitFindings}, "configured"},
 	// Flags replace the settings of their names.
-	{"configured-override.txt", []string{"validate", "--exclude", "cluster", "--ignore", "R6", "--node-selector", "agentpool=gpupool", "."}, cli.ExitFindings},
+	{goldenTest{"configured-override.txt", []string{"validate", "--exclude", "cluster", "--ignore", "R6", "--node-selector", "agentpool=gpupool", "."}, cli.ExitFindings}, "configured"},
 	// An empty config file instead.
-	{"configured-none.txt", []string{"validate", "--config", "/dev/null", "."}, cli.ExitFindings},
+	{goldenTest{"configured-none.txt", []string{"validate", "--config", "/dev/null", "."}, cli.ExitFindings}, "configured"},
+	// From a subdirectory: the file's paths and patterns (exclude, ignore) are relative to
+	// its directory, not to where the command runs.
+	{goldenTest{"configured-subdirectory.txt", []string{"validate", "train"}, cli.ExitFindings}, filepath.Join("configured", "team")},
 }
 
 // driverVersion is the version in a SARIF log's driver, which the goldens leave out: it is
@@ -242,13 +269,15 @@ var driverVersion = regexp.MustCompile(`("name": "instancetype",\n\s+"version": 
 
 func TestGolden(t *testing.T) {
 	dir := workdir(t)
-	for _, tt := range append(goldenTests, goldenConfiguredTests...) {
+	tests := make(map[string]string) // name → the directory it runs in
+	all := slices.Clone(goldenTests)
+	for _, tt := range goldenConfiguredTests {
+		all = append(all, tt.goldenTest)
+		tests[tt.name] = tt.dir
+	}
+	for _, tt := range all {
 		t.Run(tt.name, func(t *testing.T) {
-			cwd := dir
-			if slices.ContainsFunc(goldenConfiguredTests, func(c goldenTest) bool { return c.name == tt.name }) {
-				cwd = filepath.Join(dir, "configured")
-			}
-			r := runBinary(t, cwd, "", tt.args...)
+			r := runCommand(t, filepath.Join(dir, tests[tt.name]), "", tt.args...)
 			if r.code != tt.code {
 				t.Errorf("exit code %d; want %d; stderr:\n%s", r.code, tt.code, r.stderr)
 			}
@@ -312,7 +341,7 @@ func TestKubectlPipe(t *testing.T) {
 // TestJSONContract checks the shape other programs rely on.
 func TestJSONContract(t *testing.T) {
 	dir := workdir(t)
-	r := runBinary(t, dir, "", "validate", "-o", "json", "examples/", "azureml/")
+	r := runCommand(t, dir, "", "validate", "-o", "json", "examples/", "azureml/")
 	var v struct {
 		Findings   []map[string]any `json:"findings"`
 		Skipped    []map[string]any `json:"skipped"`
@@ -345,7 +374,7 @@ func TestJSONContract(t *testing.T) {
 		}
 	}
 
-	r = runBinary(t, dir, "", "resolve", "-o", "json", "examples/manifests/deployment.yaml")
+	r = runCommand(t, dir, "", "resolve", "-o", "json", "examples/manifests/deployment.yaml")
 	var p struct {
 		Placements []map[string]any
 		Findings   []any
@@ -358,10 +387,10 @@ func TestJSONContract(t *testing.T) {
 		t.Fatalf("placements %v", p.Placements)
 	}
 	got := p.Placements[0]
-	if keys := sortedKeys(got); !slices.Equal(keys, []string{"compute", "file", "instanceType", "kind", "line", "name", "nodeSelector", "resolved", "resources"}) {
+	if keys := sortedKeys(got); !slices.Equal(keys, []string{"compute", "file", "instanceType", "kind", "line", "name", "nodeSelector", "path", "resolved", "resources"}) {
 		t.Errorf("placement keys %v", keys)
 	}
-	want := map[string]any{"file": "examples/manifests/deployment.yaml", "line": 1.0, "kind": "KubernetesOnlineDeployment", "name": "blue", "instanceType": "myinstancetypename"}
+	want := map[string]any{"file": "examples/manifests/deployment.yaml", "line": 1.0, "kind": "KubernetesOnlineDeployment", "name": "blue", "instanceType": "myinstancetypename", "path": ""}
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("placement %s = %v; want %v", k, got[k], w)
@@ -371,6 +400,20 @@ func TestJSONContract(t *testing.T) {
 	// placement cannot hold.
 	if got["resolved"] != false || p.Findings == nil || p.Skipped == nil || r.code != cli.ExitOK {
 		t.Errorf("resolved %v, findings %v, skipped %v, exit %d", got["resolved"], p.Findings, p.Skipped, r.code)
+	}
+
+	// A pipeline's steps, which have no name of their own, are told apart by their paths.
+	r = runCommand(t, dir, "", "resolve", "-o", "json", "azureml/pipeline.yml")
+	p.Placements = nil
+	if err := json.Unmarshal([]byte(r.stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	var paths []any
+	for _, pl := range p.Placements {
+		paths = append(paths, pl["path"])
+	}
+	if want := []any{"jobs.prep", "jobs.train", "jobs.report"}; !reflect.DeepEqual(paths, want) {
+		t.Errorf("pipeline steps' paths %v; want %v", paths, want)
 	}
 }
 
@@ -460,7 +503,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"completion", "tcsh"}, `unknown shell "tcsh"`},
 	}
 	for _, tt := range tests {
-		r := runBinary(t, dir, "", tt.args...)
+		r := runCommand(t, dir, "", tt.args...)
 		if r.code != cli.ExitUsage || !strings.Contains(r.stderr, tt.want) || r.stdout != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, r.code, r.stdout, r.stderr, cli.ExitUsage, tt.want)
 		}
@@ -469,14 +512,14 @@ func TestUsageErrors(t *testing.T) {
 
 func TestHelpAndVersion(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}, {"help", "--help"}} {
-		r := runBinary(t, ".", "", args...)
+		r := runCommand(t, ".", "", args...)
 		if r.code != cli.ExitOK || !strings.Contains(r.stdout, "instancetype validate [flags] PATH...") {
 			t.Errorf("%v: exit %d, %q", args, r.code, r.stdout)
 		}
 	}
 	for _, cmd := range []string{"validate", "resolve", "list"} {
 		for _, args := range [][]string{{"help", cmd}, {cmd, "--help"}, {cmd, "-h"}, {cmd, "examples/", "-help"}} {
-			r := runBinary(t, ".", "", args...)
+			r := runCommand(t, ".", "", args...)
 			for _, want := range []string{"Usage: instancetype " + cmd, "Examples:", "--catalog PATH", "--exclude GLOB", "--node-selector", "--ignore RULE[=GLOB]", "--config PATH", "sarif"} {
 				if r.code != cli.ExitOK || !strings.Contains(r.stdout, want) {
 					t.Errorf("%v: exit %d, no %q in\n%s", args, r.code, want, r.stdout)
@@ -486,13 +529,13 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	for _, cmd := range []string{"version", "rules", "completion"} {
 		for _, args := range [][]string{{cmd, "--help"}, {"help", cmd}} {
-			r := runBinary(t, ".", "", args...)
+			r := runCommand(t, ".", "", args...)
 			if r.code != cli.ExitOK || !strings.HasPrefix(r.stdout, "Usage: instancetype "+cmd) {
 				t.Errorf("%v: exit %d, %q", args, r.code, r.stdout)
 			}
 		}
 	}
-	r := runBinary(t, ".", "", "version")
+	r := runCommand(t, ".", "", "version")
 	if r.code != cli.ExitOK || !strings.HasPrefix(r.stdout, "instancetype ") {
 		t.Errorf("version: exit %d, %q", r.code, r.stdout)
 	}
@@ -500,7 +543,7 @@ func TestHelpAndVersion(t *testing.T) {
 
 func TestFlagsAnywhere(t *testing.T) {
 	dir := workdir(t)
-	a := runBinary(t, dir, "", "validate", "-o", "json", "examples/")
+	a := runCommand(t, dir, "", "validate", "-o", "json", "examples/")
 	for _, args := range [][]string{
 		{"validate", "examples/", "-o", "json"},
 		{"validate", "--output", "json", "--", "examples/"},
@@ -509,7 +552,7 @@ func TestFlagsAnywhere(t *testing.T) {
 		{"validate", "-ojson", "examples/"},
 		{"validate", "examples/", "-ojson"},
 	} {
-		if b := runBinary(t, dir, "", args...); !reflect.DeepEqual(a, b) {
+		if b := runCommand(t, dir, "", args...); !reflect.DeepEqual(a, b) {
 			t.Errorf("%v differs from validate -o json examples/", args)
 		}
 	}
@@ -532,12 +575,12 @@ func TestWalks(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Mkdir(filepath.Join(repo, "dir.yaml"), 0o755)
-	r := runBinary(t, dir, "", "validate", "repo", "repo/ml/job.yaml", "repo/ml/./job.yaml")
+	r := runCommand(t, dir, "", "validate", "repo", "repo/ml/job.yaml", "repo/ml/./job.yaml")
 	golden(t, "walk.txt", r.stdout+"--- stderr\n"+r.stderr)
 	if r.code != cli.ExitFindings {
 		t.Errorf("exit %d; want %d", r.code, cli.ExitFindings)
 	}
-	r = runBinary(t, dir, "", "validate", "--exclude", "dangling.yaml", "--exclude", "charts", "repo")
+	r = runCommand(t, dir, "", "validate", "--exclude", "dangling.yaml", "--exclude", "charts", "repo")
 	if r.code != cli.ExitOK || r.stderr != "no problems; 5 files, 5 documents checked\n" {
 		t.Errorf("with --exclude: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -547,7 +590,7 @@ func TestWalks(t *testing.T) {
 // line of text output; every finding is one line.
 func TestForgedOutput(t *testing.T) {
 	dir := workdir(t)
-	r := runBinary(t, dir, "", "validate", "inputs/forged.yaml")
+	r := runCommand(t, dir, "", "validate", "inputs/forged.yaml")
 	for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
 		if !strings.HasPrefix(line, "inputs/forged.yaml:") {
 			t.Errorf("a line that is no finding: %q", line)
@@ -584,35 +627,46 @@ func TestEmptyAndUnrelatedInputs(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "svc.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not: [yaml"), 0o644)
-	r := runBinary(t, dir, "", "validate", ".")
+	r := runCommand(t, dir, "", "validate", ".")
 	if r.code != cli.ExitOK || r.stderr != "no problems; 1 file, 0 documents checked, 1 skipped (-o json says why)\n" {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	r = runBinary(t, dir, "", "resolve", ".")
+	r = runCommand(t, dir, "", "resolve", ".")
 	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "no deployments or jobs found") {
 		t.Errorf("resolve: exit %d, %q", r.code, r.stdout)
 	}
 }
 
-// A usage error repeats what the user gave (a flag, a path, a --node-selector value) escaped
-// and clipped: no raw line break or terminal escape reaches standard error, and a huge
-// argument makes a short message.
+// A usage error repeats what the user gave (a flag, a path, a --node-selector value, a
+// shell's name) escaped once and clipped: no raw line break or terminal escape reaches
+// standard error, a huge argument makes a short message, and what is escaped reads as Go
+// would quote it (want, when set, is in the message: "a\nb", not "a\\nb").
 func TestUsageErrorsAreEscaped(t *testing.T) {
 	dir := t.TempDir()
-	for _, args := range [][]string{
-		{"validate", "--node-selector", "a=b\x1b[31m\nforged line", "x.yaml"},
-		{"validate", "nope\x1b[2J\n.yaml"},
-		{"validate", "--bogus\a\n", "x.yaml"},
-		{"validate", "--exclude", "[\n", "."},
-		{"valid\x1bate"},
-		{"validate", strings.Repeat("p", 100000)},
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", "--node-selector", "a=b\x1b[31m\nforged line", "x.yaml"}, ""},
+		{[]string{"validate", "nope\x1b[2J\n.yaml"}, `nope\x1b[2J\n.yaml: no such file or directory`},
+		{[]string{"validate", "--bogus\a\n", "x.yaml"}, ""},
+		{[]string{"validate", "--exclude", "[\n", "."}, ""},
+		{[]string{"valid\x1bate"}, `unknown command "valid\x1bate"`},
+		{[]string{"validate", strings.Repeat("p", 100000)}, ""},
+		{[]string{"completion", "a\nb"}, `unknown shell "a\nb": want bash, zsh or fish`},
+		{[]string{"completion", "bash\x1b[2J\nforged line"}, `unknown shell "bash\x1b[2J\nforged line"`},
+		{[]string{"completion", "\u202ehsab"}, `unknown shell "\u202ehsab"`},
+		{[]string{"completion", strings.Repeat("z", 100000)}, ""},
 	} {
-		r := runBinary(t, dir, "", args...)
+		r := runCommand(t, dir, "", tt.args...)
 		if r.code != cli.ExitUsage {
-			t.Errorf("%.60q: exit %d; want %d", args, r.code, cli.ExitUsage)
+			t.Errorf("%.60q: exit %d; want %d", tt.args, r.code, cli.ExitUsage)
 		}
-		if strings.ContainsAny(r.stderr, "\x1b\a") || strings.Contains(r.stderr, "\nforged") || len(r.stderr) > 8<<10 {
-			t.Errorf("%.60q: stderr %.300q; want one escaped, short line", args, r.stderr)
+		if strings.ContainsAny(r.stderr, "\x1b\a\u202e") || strings.Contains(r.stderr, "\nforged") || len(r.stderr) > 8<<10 {
+			t.Errorf("%.60q: stderr %.300q; want one escaped, short line", tt.args, r.stderr)
+		}
+		if !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%.60q: stderr %.300q; want %q in it", tt.args, r.stderr, tt.want)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 func TestResolveStatusFollowsFit(t *testing.T) {
 	dir := workdir(t)
 	args := []string{"resolve", "--nodes", "examples/cluster/nodes.yaml", "--catalog", "examples/cluster/instancetypes.yaml", "examples/manifests", "azureml/command-job.yml"}
-	r := runBinary(t, dir, "", args...)
+	r := runCommand(t, dir, "", args...)
 	lines := strings.Split(r.stdout, "\n")
 	// The columns are aligned: STATUS and NODES start where their headings do (other
 	// columns, such as COMPUTE, may hold several words).
@@ -43,7 +43,7 @@ func TestResolveStatusFollowsFit(t *testing.T) {
 		t.Fatalf("%d placements ok, %d fitting no node; want some of each:\n%s", ok, unfit, r.stdout)
 	}
 
-	r = runBinary(t, dir, "", append([]string{"resolve", "-o", "json"}, args[1:]...)...)
+	r = runCommand(t, dir, "", append([]string{"resolve", "-o", "json"}, args[1:]...)...)
 	var v struct {
 		Placements []struct {
 			Name     string `json:"name"`

@@ -54,6 +54,7 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		Computes:       inputs(o.computes, stdin),
 		Tolerations:    o.tolerations,
 		Exclude:        o.exclude,
+		ExcludeDir:     o.excludeDir,
 		NoPlacements:   cmd != "resolve",
 		Ignore:         o.ignore,
 		ConfigFindings: cfgFindings,

@@ -217,7 +217,8 @@ extension's merged with the instance type's), its effective requests and limits
 runs on ("(type unknown)" when neither --computes nor a compute file among PATHs
 says it is Kubernetes), and whether the placement holds: STATUS unresolved, and "resolved": false in JSON, when a
 finding stands against it. With --nodes, NODES is how many nodes it can land
-on. Findings are reported as by validate.
+on. A pipeline's step is named by its path (jobs.train; "path" in JSON).
+Findings are reported as by validate.
 
 ` + flagsHelp + `
 Examples:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/lint"
 )
 
@@ -34,7 +35,8 @@ func (p Program) completion(args []string, e Env) int {
 	case "fish":
 		script = fishCompletion
 	default:
-		fmt.Fprintf(e.Stderr, "%s completion: unknown shell %q: want bash, zsh or fish\n", p.name(), userText(args[0]))
+		// %q escapes what the shell's name holds once; clipped, a huge one is a short message.
+		fmt.Fprintf(e.Stderr, "%s completion: unknown shell %q: want bash, zsh or fish\n", p.name(), clip.String(args[0]))
 		return ExitUsage
 	}
 	fmt.Fprint(e.Stdout, r.Replace(script))

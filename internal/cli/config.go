@@ -44,7 +44,7 @@ func withConfig(o options, cfg *lint.Config) options {
 		o.strictSubset = cfg.StrictSubset
 	}
 	if !o.set["exclude"] {
-		o.exclude = cfg.Exclude
+		o.exclude, o.excludeDir = cfg.Exclude, cfg.Dir
 	}
 	if !o.set["ignore"] {
 		o.ignore = cfg.Ignore

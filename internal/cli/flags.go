@@ -23,6 +23,7 @@ type options struct {
 	computes     []string
 	tolerations  []fit.Toleration
 	exclude      []string
+	excludeDir   string // the directory of the config file whose exclude is used
 	ignore       []lint.Ignore
 	config       string
 	paths        []string

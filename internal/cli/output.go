@@ -83,6 +83,10 @@ type (
 		// type is not known.
 		Compute     string `json:"compute"`
 		ComputeType string `json:"computeType,omitempty"`
+		// Path is where the workload is in its document, as the text's NAME column shows
+		// a step: jobs.train for a pipeline's step, deployments[0] for a deployment inside
+		// an endpoint, "" for a workload that is its whole document.
+		Path string `json:"path"`
 	}
 	jsonInstanceType struct {
 		Name         string            `json:"name"`
@@ -140,6 +144,9 @@ func (w writer) json(r *lint.Report) error {
 				Resources: jsonResources{Requests: canonical(p.Requests()), Limits: canonical(p.Limits())},
 				Resolved:  p.Resolved, Compute: p.Compute, ComputeType: p.ComputeType,
 			})
+			if p.Path != nil {
+				ps[len(ps)-1].Path = p.Path.String()
+			}
 			if r.Nodes > 0 && p.Fit != nil {
 				n := p.Fit.Fits
 				ps[len(ps)-1].Fits = &n

@@ -6,5 +6,10 @@ import "time"
 
 var start = time.Now()
 
-// now falls back to the wall clock where no thread time can be read.
-func now() time.Duration { return time.Since(start) }
+const (
+	thread = iota
+	process
+)
+
+// now falls back to the wall clock where no processor time can be read.
+func now(int) time.Duration { return time.Since(start) }

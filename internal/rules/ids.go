@@ -80,6 +80,11 @@ const (
 
 	// ComputeNotFound: a compute target that the computes given (--computes) lack.
 	ComputeNotFound = "compute-not-found"
+	// ComputeType: a compute target of a type Azure ML does not know (a misspelt
+	// kubernetes), which the Azure ML CLI refuses.
+	ComputeType = "compute-type"
+	// ComputeConflict: one compute target given twice, with two types.
+	ComputeConflict = "compute-conflict"
 
 	// Fit: an instance type or workload that fits no node (package fit).
 	Fit = "fit"

@@ -141,12 +141,14 @@ const capacityHelp = `Usage: kubectl instancetype capacity [flags]
 
 For each instance type of the cluster, and the built-in defaultinstancetype
 unless the cluster overrides it: how many more pods of its requests fit now
-on the nodes it may use (its nodeSelector merged with the extension's, no
-cordon, no NoSchedule or NoExecute taint, as the fit check of validate has
-it), counting the requests of the pods already bound to each node (not
-Succeeded or Failed), as the scheduler counts them; per node pool, and which
-resource runs out first (LIMITED BY: cpu, memory, an extended resource such
-as nvidia.com/gpu, or the node's pods).
+on the nodes it may use (its nodeSelector merged with the extension's, not
+cordoned, no NoSchedule or NoExecute taint its pods do not tolerate: they
+tolerate Azure ML's workload taints, ml.azure.com/amlarc=true and
+ml.azure.com/amlarc-workload=true, and those of --tolerate; as the fit check
+of validate has it), counting the requests of the pods already bound to each
+node (not Succeeded or Failed), as the scheduler counts them; per node pool,
+and which resource runs out first (LIMITED BY: cpu, memory, an extended
+resource such as nvidia.com/gpu, or the node's pods).
 
 Flags:
   -o, --output text|json      output format (default text); -ojson works too
@@ -154,6 +156,10 @@ Flags:
                               kubernetes.azure.com/agentpool, else agentpool)
       --node-selector k=v,... the Azure ML extension's nodeSelector (repeatable;
                               all pairs count), merged with each instance type's
+      --tolerate KEY[=VALUE][:EFFECT]
+                              a toleration the pods have besides Azure ML's
+                              (repeatable), as validate's: sku=gpu:NoSchedule,
+                              dedicated (any value, any effect)
 
 With -o json: {"capacity":[{"instanceType","fits","limitedBy","pools":[{"pool",
 "nodes","fits","limitedBy"}]}],"nodes":N,"pods":N}, and "skipped" (instance
@@ -167,6 +173,7 @@ Examples:
   kubectl instancetype capacity
   kubectl instancetype capacity --context prod -o json | jq '.capacity[] | {instanceType, fits}'
   kubectl instancetype capacity --pool-label topology.kubernetes.io/zone
+  kubectl instancetype capacity --tolerate sku=gpu:NoSchedule
 
 Exit status: 0 answered, 2 usage error or a cluster that cannot be read.
 `

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
+	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/internal/cli"
 	"github.com/amlarc-go/instancetypes/lint"
 )
@@ -239,11 +240,12 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 	fs := flag.NewFlagSet("capacity", flag.ContinueOnError)
 	fs.SetOutput(discard{})
 	var output, poolLabel string
-	var sel repeated
+	var sel, tolerate repeated
 	fs.StringVar(&output, "o", "text", "")
 	fs.StringVar(&output, "output", "text", "")
 	fs.StringVar(&poolLabel, "pool-label", "", "")
 	fs.Var(&sel, "node-selector", "")
+	fs.Var(&tolerate, "tolerate", "")
 	pl.addFlags(fs)
 	if err := fs.Parse(splitShortOutput(args)); err != nil {
 		return usageError(err)
@@ -257,6 +259,14 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 	ext, err := cli.ParseNodeSelector(sel)
 	if err != nil {
 		return usageError(fmt.Errorf("invalid --node-selector: %w", err))
+	}
+	var tols []fit.Toleration
+	for _, t := range tolerate {
+		tol, err := fit.ParseToleration(t)
+		if err != nil {
+			return usageError(fmt.Errorf("invalid --tolerate %q: %w", t, err))
+		}
+		tols = append(tols, tol)
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(e.Stderr, "%s capacity: %v\n", name, err)
@@ -286,7 +296,7 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 			note(le.Error() + "; the built-in defaultinstancetype alone")
 		}
 	}
-	report := c.Compute(capacity.Options{NodeSelector: ext, PoolLabel: poolLabel})
+	report := c.Compute(capacity.Options{NodeSelector: ext, PoolLabel: poolLabel, Tolerations: tols})
 	for _, s := range report.Skipped {
 		note("instance type " + s.InstanceType + " left out: " + s.Reason)
 	}

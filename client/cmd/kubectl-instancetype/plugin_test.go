@@ -109,6 +109,8 @@ func TestCapacityUsage(t *testing.T) {
 		{[]string{"capacity", "-oyaml"}, `invalid output format "yaml"`},
 		{[]string{"capacity", "--node-selector", "pool"}, `invalid --node-selector: "pool" is not key=value`},
 		{[]string{"capacity", "--frobnicate"}, "flag provided but not defined: -frobnicate"},
+		{[]string{"capacity", "--tolerate", "a b"}, `invalid --tolerate "a b": `},
+		{[]string{"capacity", "--tolerate", "sku=gpu:NoExec"}, `invalid --tolerate "sku=gpu:NoExec": `},
 	} {
 		code, _, errOut := run(tc.args...)
 		if code != cli.ExitUsage || !strings.HasPrefix(errOut, "kubectl instancetype capacity: ") || !strings.Contains(errOut, tc.want) {
@@ -116,7 +118,7 @@ func TestCapacityUsage(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"capacity", "--help"}, {"help", "capacity"}} {
-		if code, out, _ := run(args...); code != 0 || !strings.HasPrefix(out, "Usage: kubectl instancetype capacity") || !strings.Contains(out, "--context string") {
+		if code, out, _ := run(args...); code != 0 || !strings.HasPrefix(out, "Usage: kubectl instancetype capacity") || !strings.Contains(out, "--context string") || !strings.Contains(out, "--tolerate KEY[=VALUE][:EFFECT]") {
 			t.Errorf("%v = %d\n%s", args, code, out)
 		}
 	}
