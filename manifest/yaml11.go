@@ -117,6 +117,11 @@ func (r *retyper) scalar(n *yaml.Node) {
 	if n.Style&yaml.TaggedStyle == 0 {
 		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 			n.Tag = tagStr
+			if n.Value == "<<" && r.nonSpecific(n) {
+				// kubectl's reader takes any scalar tagged "!" as it takes a plain one
+				// when it asks for a merge key: ! "<<" merges.
+				n.Tag = tagMerge
+			}
 			return
 		}
 		if r.nonSpecific(n) {
@@ -170,8 +175,9 @@ func (r *retyper) scalar(n *yaml.Node) {
 	}
 }
 
-// nonSpecific reports a plain scalar written with the non-specific tag "!" ("! 12"),
-// which go.yaml.in/yaml/v3 drops but kubectl's reading keeps: the value is a string.
+// nonSpecific reports a scalar written with the non-specific tag "!" ("! 12", ! "<<",
+// "!<!> 12"), which go.yaml.in/yaml/v3 drops but kubectl's reading keeps: the value is
+// a string, and "<<" so tagged, quoted or not, is a merge key.
 func (r *retyper) nonSpecific(n *yaml.Node) bool {
 	if !r.bangs || n.Line < 1 || n.Column < 1 {
 		return false
@@ -203,6 +209,9 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 		return false
 	}
 	rest := text[1:]
+	if bytes.HasPrefix(text, []byte("!<!>")) {
+		rest = text[4:] // the same tag written verbatim
+	}
 	return len(rest) == 0 || isBlank(rest[0]) || rest[0] == ',' || rest[0] == ']' || rest[0] == '}' ||
 		bytes.HasPrefix(rest, []byte("\u0085")) || bytes.HasPrefix(rest, []byte("\u2028")) || bytes.HasPrefix(rest, []byte("\u2029"))
 }
