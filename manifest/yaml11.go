@@ -195,15 +195,14 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 		text = text[size:]
 	}
 	// A node with properties starts at them: an anchor and a tag, in either order, with
-	// white space (line breaks included) between them. One that starts elsewhere (an
+	// white space, line breaks and comments between them. One that starts elsewhere (an
 	// empty value's position after its indicator) has none.
 	if len(text) > 0 && text[0] == '&' {
-		for len(text) > 0 && !isBlank(text[0]) {
+		text = text[1:]
+		for len(text) > 0 && isAnchorByte(text[0]) {
 			text = text[1:]
 		}
-		for len(text) > 0 && isBlank(text[0]) {
-			text = text[1:]
-		}
+		text = afterSeparation(text)
 	}
 	if len(text) == 0 || text[0] != '!' {
 		return false
@@ -250,6 +249,46 @@ func afterLineBreak(text []byte) []byte {
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isAnchorByte reports a byte of an anchor's name, as both YAML readers scan one.
+func isAnchorByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
+}
+
+// afterSeparation returns text after the white space, line breaks (NEL, LS and PS too),
+// comments and, at the start of a line, byte order marks that may separate a node's
+// properties.
+func afterSeparation(text []byte) []byte {
+	lineStart := false
+	for len(text) > 0 {
+		switch {
+		case text[0] == ' ' || text[0] == '\t':
+			text = text[1:]
+		case text[0] == '#':
+			next := afterLineBreak(text)
+			if next == nil {
+				return nil
+			}
+			text, lineStart = next, true
+			continue
+		case text[0] == '\n' || text[0] == '\r':
+			text, lineStart = text[1:], true
+			continue
+		case bytes.HasPrefix(text, []byte("\u0085")):
+			text, lineStart = text[2:], true
+			continue
+		case bytes.HasPrefix(text, []byte("\u2028")) || bytes.HasPrefix(text, []byte("\u2029")):
+			text, lineStart = text[3:], true
+			continue
+		case lineStart && bytes.HasPrefix(text, []byte("\ufeff")):
+			text = text[3:]
+		default:
+			return text
+		}
+		lineStart = false
+	}
+	return text
+}
 
 func tagName(tag string) string {
 	switch tag {
