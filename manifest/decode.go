@@ -196,7 +196,7 @@ func (d *decoder) listItems(f func(i int, written, e *yaml.Node)) {
 			d.overflow = true
 			return false
 		}
-		d.refusedNodes, d.refusal = d.retype.refused, d.refusal || len(d.retype.refused) > 0
+		d.refusedNodes, d.refusal = d.retype.refused, d.refusal || refusedWherever(d.retype.refused)
 		seq.Content, d.itemBase = items, i
 		defer func() { seq.Content = nil }()
 		for _, w := range items {
@@ -250,7 +250,7 @@ func (d *decoder) unreported(root *yaml.Node) {
 	}
 	for _, r := range d.replaced {
 		seen = d.markBelow(r.value, seen, func(n *yaml.Node, why string) {
-			if n.Kind == yaml.ScalarNode && n.Tag == tagFloat && !finite(n.Tag, n.Value) {
+			if unsendable(n) {
 				d.markReported(n)
 				return
 			}
@@ -270,8 +270,28 @@ func (d *decoder) unreported(root *yaml.Node) {
 			continue
 		}
 		e := &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: why, Origin: rules.KubectlRefuses}
+		d.refusal = true
 		d.addTyped(n, e, SyntaxError)
 	}
+}
+
+// refusedWherever reports whether kubectl refuses a document holding the refused nodes
+// whatever becomes of them: any but a number with no JSON form, which its reader refuses
+// only in a value it sends (not in one a later key replaced), and which therefore makes
+// the document refused only when the walk meets it (refuse) or unreported reports it.
+func refusedWherever(refused map[*yaml.Node]string) bool {
+	for n := range refused {
+		if !unsendable(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsendable reports a number with no JSON form (an infinity, NaN): kubectl's YAML reader
+// reads it, and only the conversion to JSON of the value it reads refuses it.
+func unsendable(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == tagFloat && !finite(n.Tag, n.Value)
 }
 
 // refuseElsewhere reports at n a problem for which kubectl refuses the whole document,
@@ -600,7 +620,8 @@ func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 			}
 			continue
 		}
-		if k.Tag == tagMerge {
+		// An alias to a "<<" is no merge key to kubectl's reading, only the string "<<".
+		if k.Tag == tagMerge && c[i].Kind != yaml.AliasNode {
 			merges++
 			if merges == 2 && d.quiet == 0 && d.once(k) {
 				e := field.Duplicate(d.path.build(), "<<").WithOrigin(rules.DuplicateKey)

@@ -112,8 +112,15 @@ func theirYAML(data []byte) (chunks [][]byte, values []any, errs []error) {
 	}
 }
 
+// reporter is what the oracle reports through: a *testing.T or a *rapid.T.
+type reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // checkOracle compares the two readings of data.
-func checkOracle(t *testing.T, data []byte) {
+func checkOracle(t reporter, data []byte) {
 	t.Helper()
 	text, problem := decodeText(data)
 	if problem != nil && !problem.fatal {
@@ -201,7 +208,7 @@ func (o *object) UnmarshalJSON(b []byte) error {
 
 // checkOracleJSON compares the readings of a file kubectl reads as a JSON stream, with what
 // its decoder makes of it (a JSON value, or YAML after it).
-func checkOracleJSON(t *testing.T, data []byte) {
+func checkOracleJSON(t reporter, data []byte) {
 	t.Helper()
 	var want []any
 	var wantErr error
@@ -292,7 +299,7 @@ func kubectlNumbers(v any) error {
 
 // refusedHaveFindings checks the property that a document this package checks and kubectl
 // refuses (a value it cannot send, or read) always has a finding: a refusal is never silent.
-func refusedHaveFindings(t *testing.T, data []byte) {
+func refusedHaveFindings(t reporter, data []byte) {
 	t.Helper()
 	for _, d := range Parse("oracle", data).Documents {
 		if d.refusal && len(d.Errors) == 0 {

@@ -312,7 +312,7 @@ func parseChunkAs(name string, c chunk, inParts bool) (*yaml.Node, *decoder, *Fi
 	}
 	n := doc.Content[0]
 	t := &retyper{source: c.data, bangs: bytes.IndexByte(c.data, '!') >= 0}
-	t.walk(n)
+	t.walkRoot(n)
 	if n.Kind == yaml.ScalarNode && n.Tag == tagFloat && !finite(n.Tag, n.Value) {
 		t.refuse(n, "must be a finite number: "+n.Value+" has no JSON form, so kubectl cannot send it")
 	}
@@ -330,7 +330,7 @@ func parseChunkAs(name string, c chunk, inParts bool) (*yaml.Node, *decoder, *Fi
 	}
 	d := newDecoder(t.nodes, limit, lines)
 	d.columns = c.column
-	d.refusedNodes, d.refusal, d.aliases = t.refused, len(t.refused) > 0, t.aliases > 0
+	d.refusedNodes, d.refusal, d.aliases = t.refused, refusedWherever(t.refused), t.aliases > 0
 	d.long, d.retype = list, t
 	return n, d, nil
 }

@@ -249,7 +249,7 @@ func (l *longList) part(k int) ([]*yaml.Node, *retyper, bool) {
 	}
 	t := &retyper{source: l.data, bangs: l.bangs, lineStarts: l.lineStarts}
 	for _, item := range doc.Content[0].Content {
-		t.walk(item)
+		t.walkRoot(item)
 	}
 	return doc.Content[0].Content, t, true
 }

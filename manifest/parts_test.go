@@ -53,7 +53,7 @@ func readInParts(data []byte, size int) (*yaml.Node, bool) {
 func retype(data []byte, doc *yaml.Node) {
 	t := &retyper{source: data, bangs: strings.Contains(string(data), "!")}
 	for _, n := range doc.Content {
-		t.walk(n)
+		t.walkRoot(n)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -58,6 +59,16 @@ type retyper struct {
 	// lineStarts are the offsets in source where its lines start, as the YAML reader
 	// counts lines, made when first needed.
 	lineStarts []int
+	// root is the tree being walked (a document's, a long list's item); starts holds the
+	// positions where its nodes start, made when first needed (see nonSpecific).
+	root   *yaml.Node
+	starts map[[2]int]bool
+}
+
+// walkRoot walks the tree of root, a document's node or an item of a long list.
+func (r *retyper) walkRoot(root *yaml.Node) {
+	r.root, r.starts = root, nil
+	r.walk(root)
 }
 
 // add takes in what the retyper of a later part of the document (see parts.go) found.
@@ -202,7 +213,16 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 		for len(text) > 0 && isAnchorByte(text[0]) {
 			text = text[1:]
 		}
-		text = afterSeparation(text)
+		after := afterSeparation(text)
+		if len(after) == 0 || after[0] != '!' {
+			return false
+		}
+		// On a later line, the tag may be that of a node that follows n, whose value is
+		// then empty ("a: &x" above "! b: 1"): a node with properties starts at them.
+		if crossed := bytes.ContainsAny(text[:len(text)-len(after)], "\n\r\u0085\u2028\u2029"); crossed && r.startsNode(len(r.source)-len(after)) {
+			return false
+		}
+		text = after
 	}
 	if len(text) == 0 || text[0] != '!' {
 		return false
@@ -213,6 +233,23 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 	}
 	return len(rest) == 0 || isBlank(rest[0]) || rest[0] == ',' || rest[0] == ']' || rest[0] == '}' ||
 		bytes.HasPrefix(rest, []byte("\u0085")) || bytes.HasPrefix(rest, []byte("\u2028")) || bytes.HasPrefix(rest, []byte("\u2029"))
+}
+
+// startsNode reports whether a node of the tree walked starts at the byte offset of source.
+func (r *retyper) startsNode(offset int) bool {
+	if r.starts == nil {
+		r.starts = make(map[[2]int]bool)
+		stack := []*yaml.Node{r.root}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			r.starts[[2]int{n.Line, n.Column}] = true
+			stack = append(stack, n.Content...)
+		}
+	}
+	line, _ := slices.BinarySearch(r.lineStarts, offset+1)
+	column := 1 + utf8.RuneCount(r.source[r.lineStarts[line-1]:offset])
+	return r.starts[[2]int{line, column}]
 }
 
 // lineStarts returns the offsets where the lines of text start, as the YAML reader breaks

@@ -1,0 +1,162 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestOracleProperty holds the reader to the oracle on documents drawn from a grammar of the
+// YAML that byte-level fuzzing reaches only by luck: node properties (anchors, the
+// non-specific tag in both spellings, explicit tags) in either order and across comments
+// and line breaks, merge keys written every way, aliases, YAML 1.1 scalars, block scalars,
+// and flow and block collections nested in each other. Each document is read by both
+// readers, which must agree or both refuse it (see checkOracle).
+func TestOracleProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		checkOracle(t, []byte(yamlDocument().Draw(t, "yaml")))
+	})
+}
+
+// yamlDocument draws a document: a block mapping, or a block sequence, at the left margin,
+// after an optional header of directives.
+func yamlDocument() *rapid.Generator[string] {
+	return rapid.Custom(func(t *rapid.T) string {
+		var b strings.Builder
+		b.WriteString(rapid.SampledFrom([]string{"", "", "", "---\n", "--- # c\n", "%YAML 1.1\n---\n", "%TAG !e! tag:yaml.org,2002:\n---\n"}).Draw(t, "header"))
+		g := &yamlGen{t: t, b: &b}
+		if rapid.IntRange(0, 4).Draw(t, "top") == 0 {
+			g.blockSequence(0, 0)
+		} else {
+			g.blockMapping(0, 0)
+		}
+		return b.String()
+	})
+}
+
+// yamlGen writes a drawn document to b.
+type yamlGen struct {
+	t *rapid.T
+	b *strings.Builder
+}
+
+var (
+	// keyScalars are keys on one line, with the merge key in every spelling.
+	keyScalars = []string{"a", "b", "k", "<<", `"<<"`, "'<<'", "12", "1.0", "yes", "~", "null", `"a"`, "0x1", "*a", "*b"}
+	// flowScalars are values that fit on one line, in or out of a flow collection.
+	flowScalars = []string{
+		"x", "12", "-1", "1_000", "0o17", "0x1F", "1e3", ".5", ".inf", "-.Inf", ".nan", "yes", "on", "No", "~", "null",
+		"", "2001-01-01", "1:30", "<<", `"<<"`, "'<<'", `"12"`, "'it''s'", `"a\tb"`, "*a", "*b", "!", "=",
+	}
+	// properties go before a node: none most often, anchors, tags and both.
+	properties = []string{
+		"", "", "", "", "&a ", "&b ", "! ", "!<!> ", "!!str ", "!!merge ", "!!int ", "!!float ", "!!bool ", "!!null ",
+		"!!map ", "!!seq ", "!!binary ", "!e!str ", "!custom ", "&a ! ", "! &a ", "&b !!str ", "!<tag:yaml.org,2002:merge> ",
+	}
+)
+
+func (g *yamlGen) draw(label string, from []string) string {
+	return rapid.SampledFrom(from).Draw(g.t, label)
+}
+
+func (g *yamlGen) indent(n int) { g.b.WriteString(strings.Repeat(" ", n)) }
+
+// blockMapping writes one to four entries at column indent, the first of them where the
+// builder stands (after "- " in a sequence, say).
+func (g *yamlGen) blockMapping(indent, depth int) {
+	for i := range rapid.IntRange(1, 4).Draw(g.t, "entries") {
+		if i > 0 {
+			g.indent(indent)
+		}
+		if rapid.IntRange(0, 9).Draw(g.t, "explicit") == 0 {
+			g.b.WriteString("? " + g.draw("props", properties) + g.draw("key", keyScalars) + "\n")
+			g.indent(indent)
+			g.b.WriteString(":")
+		} else {
+			g.b.WriteString(g.draw("props", properties) + g.draw("key", keyScalars))
+			g.b.WriteString(g.draw("colon", []string{":", ":", " :"}))
+		}
+		g.value(indent, depth)
+	}
+}
+
+// blockSequence writes one to three items at column indent, the first where the builder
+// stands.
+func (g *yamlGen) blockSequence(indent, depth int) {
+	for i := range rapid.IntRange(1, 3).Draw(g.t, "items") {
+		if i > 0 {
+			g.indent(indent)
+		}
+		g.b.WriteString("-")
+		g.value(indent, depth)
+	}
+}
+
+// value writes the value of an entry or item whose indicator (":" or "-") the builder has
+// just written, at column indent, and ends the line.
+func (g *yamlGen) value(indent, depth int) {
+	kind := rapid.IntRange(0, 9).Draw(g.t, "value")
+	if depth >= 3 && kind >= 6 {
+		kind = 0
+	}
+	switch {
+	case kind <= 2: // a scalar on the line
+		g.b.WriteString(" " + g.draw("props", properties) + g.draw("scalar", flowScalars))
+		g.b.WriteString(g.draw("end", []string{"\n", "\n", "\n", " # c\n", "\r\n", "\u2028"}))
+	case kind == 3: // a block scalar
+		g.b.WriteString(" " + g.draw("props", properties) + g.draw("block", []string{"|", "|-", ">", ">-", "|+"}) + "\n")
+		g.indent(indent + 2)
+		g.b.WriteString(g.draw("text", []string{"<<", "12", "x", "yes"}) + "\n")
+	case kind <= 5: // a flow collection on the line
+		g.b.WriteString(" " + g.draw("props", properties))
+		g.flow(depth)
+		g.b.WriteString("\n")
+	default: // a block collection below, its properties on this line or the next
+		props := g.draw("props", properties)
+		sep := g.draw("sep", []string{"\n", " # c\n", "\n\n", "\n# c\n"})
+		inner := indent + 2
+		if props != "" && rapid.Bool().Draw(g.t, "props below") {
+			g.b.WriteString(sep)
+			g.indent(inner)
+			g.b.WriteString(props + g.draw("after props", []string{"\n", " # c\n", "\u0085"}))
+		} else {
+			if props != "" {
+				g.b.WriteString(" " + strings.TrimSuffix(props, " "))
+			}
+			g.b.WriteString(sep)
+		}
+		g.indent(inner)
+		if kind == 9 {
+			g.blockSequence(inner, depth+1)
+		} else {
+			g.blockMapping(inner, depth+1)
+		}
+	}
+}
+
+// flow writes a flow mapping or sequence on one line.
+func (g *yamlGen) flow(depth int) {
+	n := rapid.IntRange(0, 3).Draw(g.t, "flow entries")
+	mapping := rapid.Bool().Draw(g.t, "flow mapping")
+	open, close := "[", "]"
+	if mapping {
+		open, close = "{", "}"
+	}
+	g.b.WriteString(open)
+	for i := range n {
+		if i > 0 {
+			g.b.WriteString(", ")
+		}
+		if mapping {
+			g.b.WriteString(g.draw("props", properties) + g.draw("key", keyScalars) + ": ")
+		}
+		g.b.WriteString(g.draw("props", properties))
+		if depth < 3 && rapid.IntRange(0, 4).Draw(g.t, "nested") == 0 {
+			g.flow(depth + 1)
+		} else {
+			g.b.WriteString(g.draw("scalar", flowScalars))
+		}
+	}
+	g.b.WriteString(close)
+}
