@@ -24,12 +24,18 @@ func TestOracleProperty(t *testing.T) {
 func yamlDocument() *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
 		var b strings.Builder
-		b.WriteString(rapid.SampledFrom([]string{"", "", "", "---\n", "--- # c\n", "%YAML 1.1\n---\n", "%TAG !e! tag:yaml.org,2002:\n---\n"}).Draw(t, "header"))
 		g := &yamlGen{t: t, b: &b}
-		if rapid.IntRange(0, 4).Draw(t, "top") == 0 {
-			g.blockSequence(0, 0)
-		} else {
-			g.blockMapping(0, 0)
+		for i := range rapid.IntRange(1, 2).Draw(t, "documents") {
+			if i > 0 {
+				b.WriteString(g.draw("separator", []string{"---\n", "...\n---\n", "--- # c\n"}))
+			} else {
+				b.WriteString(g.draw("header", []string{"", "", "", "---\n", "--- # c\n", "%YAML 1.1\n---\n", "%TAG !e! tag:yaml.org,2002:\n---\n"}))
+			}
+			if rapid.IntRange(0, 4).Draw(t, "top") == 0 {
+				g.blockSequence(0, 0)
+			} else {
+				g.blockMapping(0, 0)
+			}
 		}
 		return b.String()
 	})
@@ -43,11 +49,15 @@ type yamlGen struct {
 
 var (
 	// keyScalars are keys on one line, with the merge key in every spelling.
-	keyScalars = []string{"a", "b", "k", "<<", `"<<"`, "'<<'", "12", "1.0", "yes", "~", "null", `"a"`, "0x1", "*a", "*b"}
+	keyScalars = []string{
+		"a", "b", "k", "<<", "<<", `"<<"`, "'<<'", "12", "1.0", "1e3", "-1", "yes", "true", "~", "null", `"a"`, "0x1",
+		"99999999999999999999", ".inf", "2001-01-01", `""`, "*a", "*b",
+	}
 	// flowScalars are values that fit on one line, in or out of a flow collection.
 	flowScalars = []string{
 		"x", "12", "-1", "1_000", "0o17", "0x1F", "1e3", ".5", ".inf", "-.Inf", ".nan", "yes", "on", "No", "~", "null",
 		"", "2001-01-01", "1:30", "<<", `"<<"`, "'<<'", `"12"`, "'it''s'", `"a\tb"`, "*a", "*b", "!", "=",
+		"1e400", "-0", "0.0", "+1", "0b11", "1_0", ".NaN", "'#'", "a #b", `"\u00e9"`, "99999999999999999999", "0777",
 	}
 	// properties go before a node: none most often, anchors, tags and both.
 	properties = []string{
@@ -68,6 +78,11 @@ func (g *yamlGen) blockMapping(indent, depth int) {
 	for i := range rapid.IntRange(1, 4).Draw(g.t, "entries") {
 		if i > 0 {
 			g.indent(indent)
+		}
+		if rapid.IntRange(0, 7).Draw(g.t, "merge") == 0 {
+			g.b.WriteString(g.draw("merge key", []string{"<<", "<<", "! <<", `"<<"`, "!!merge <<"}) + ": ")
+			g.b.WriteString(g.draw("merged", []string{"*a", "*b", "[*a, *b]", "[*b, *a]", "{x: 1, a: 2}", "[{x: 1}, *a]", "[]", "{}", "x"}) + "\n")
+			continue
 		}
 		if rapid.IntRange(0, 9).Draw(g.t, "explicit") == 0 {
 			g.b.WriteString("? " + g.draw("props", properties) + g.draw("key", keyScalars) + "\n")
@@ -159,4 +174,67 @@ func (g *yamlGen) flow(depth int) {
 		}
 	}
 	g.b.WriteString(close)
+}
+
+// TestOracleJSONProperty holds the JSON reader to the oracle on streams of JSON values drawn
+// from a grammar: duplicate keys, numbers at and beyond a float's range, escapes (lone and
+// paired surrogates among them), and what may follow a value: another, YAML, or nothing.
+func TestOracleJSONProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := &yamlGen{t: t, b: &strings.Builder{}}
+		for i := range rapid.IntRange(1, 3).Draw(t, "values") {
+			if i > 0 {
+				g.b.WriteString(g.draw("between", []string{"\n", " ", "", "\n\n", "\r\n"}))
+			}
+			g.jsonValue(0, true)
+		}
+		g.b.WriteString(g.draw("after", []string{"", "\n", " ", "\n{kind: InstanceType}\n", " x: 1\n", "\n---\na: 1\n", "]", "\n# c\n"}))
+		checkOracle(t, []byte(g.b.String()))
+	})
+}
+
+var (
+	jsonScalars = []string{
+		"1", "-0", "0.5", "1e2", "1E400", "-1e309", "1.5e-400", "12345678901234567890", "-9223372036854775809",
+		"true", "false", "null", `"x"`, `"\u00e9"`, `"\ud800"`, `"\ud83d\ude00"`, `"a\/b"`, `"\t"`, `"InstanceType"`,
+	}
+	jsonKeys = []string{`"a"`, `"b"`, `"kind"`, `"apiVersion"`, `"<<"`, `"\u0061"`, `""`}
+)
+
+// jsonValue writes a JSON value; an object at the top level when top is set.
+func (g *yamlGen) jsonValue(depth int, top bool) {
+	kind := rapid.IntRange(0, 5).Draw(g.t, "json kind")
+	if top {
+		kind = 5
+	} else if depth >= 3 && kind >= 4 {
+		kind = 0
+	}
+	space := func() { g.b.WriteString(g.draw("space", []string{"", "", " ", "\n  ", "\t"})) }
+	switch {
+	case kind <= 3:
+		g.b.WriteString(g.draw("json scalar", jsonScalars))
+	case kind == 4:
+		g.b.WriteString("[")
+		for i := range rapid.IntRange(0, 3).Draw(g.t, "json items") {
+			if i > 0 {
+				g.b.WriteString(",")
+			}
+			space()
+			g.jsonValue(depth+1, false)
+		}
+		g.b.WriteString("]")
+	default:
+		g.b.WriteString("{")
+		for i := range rapid.IntRange(0, 4).Draw(g.t, "json members") {
+			if i > 0 {
+				g.b.WriteString(",")
+			}
+			space()
+			g.b.WriteString(g.draw("json key", jsonKeys) + ":")
+			space()
+			g.jsonValue(depth+1, false)
+		}
+		space()
+		g.b.WriteString("}")
+	}
 }
