@@ -75,6 +75,7 @@ func Suppressions(data []byte) []Suppression {
 	if _, ok := templateAction(text); ok {
 		return nil
 	}
+	text, _ = dropLostLine(text, bytes.HasPrefix(data, utf8Mark))
 	var out []Suppression
 	at := cursor{data: text, line: 1}
 	// Each document is read once the one after it is cut: comments of a document without

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"hash/maphash"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -38,8 +39,11 @@ type decoder struct {
 	aliases  bool       // the document holds an alias
 	lines    int        // the document's first line in the file, less one
 	columns  int        // the columns of the file before the document's first line (see chunk)
-	quiet    int        // > 0: pairs reports nothing (it reads a merged mapping)
-	merging  bool       // visiting the value of a merge key: a scalar there is refused by merge
+	quiet    int        // > 0: pairs reports nothing
+	// merged > 0: pairs reads a merged mapping, and reports what kubectl refuses in it (a
+	// key it cannot make a string of) but not its duplicates, which are no finding there.
+	merged  int
+	merging bool // visiting the value of a merge key: a scalar there is refused by merge
 	// unrecorded > 0: the walks record no positions (a subtree that is only checked, such
 	// as a workload's environment, or read through encoding/json).
 	unrecorded int
@@ -250,12 +254,22 @@ func (d *decoder) unreported(root *yaml.Node) {
 	}
 	for _, r := range d.replaced {
 		seen = d.markBelow(r.value, seen, func(n *yaml.Node, why string) {
-			if unsendable(n) {
+			if unsendable(why) {
 				d.markReported(n)
 				return
 			}
 			d.refuseElsewhere(n, field.Invalid(r.path, badValue(n), why+" (in a value a later key replaces, which kubectl reads all the same)").WithOrigin(rules.KubectlRefuses))
 		})
+	}
+	var read map[*yaml.Node]bool
+	for _, r := range d.replaced {
+		if r.value.Kind == yaml.MappingNode || r.value.Kind == yaml.SequenceNode {
+			read = d.unreadable(r.value, read, func(n *yaml.Node, why string) {
+				if d.once(n) {
+					d.refuseElsewhere(n, field.Invalid(r.path, field.OmitValueType{}, why+" (in a value a later key replaces, which kubectl reads all the same)").WithOrigin(rules.KubectlRefuses))
+				}
+			})
+		}
 	}
 	var paths map[*yaml.Node]*field.Path
 	for n, why := range d.refusedNodes {
@@ -280,18 +294,60 @@ func (d *decoder) unreported(root *yaml.Node) {
 // only in a value it sends (not in one a later key replaced), and which therefore makes
 // the document refused only when the walk meets it (refuse) or unreported reports it.
 func refusedWherever(refused map[*yaml.Node]string) bool {
-	for n := range refused {
-		if !unsendable(n) {
+	for _, why := range refused {
+		if !unsendable(why) {
 			return true
 		}
 	}
 	return false
 }
 
-// unsendable reports a number with no JSON form (an infinity, NaN): kubectl's YAML reader
-// reads it, and only the conversion to JSON of the value it reads refuses it.
-func unsendable(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == tagFloat && !finite(n.Tag, n.Value)
+// unsendable reports the refusal of a number with no JSON form (an infinity, NaN): kubectl's
+// YAML reader reads it, and only the conversion to JSON of the value read refuses it.
+func unsendable(why string) bool { return strings.HasPrefix(why, notFinite) }
+
+// unreadable calls f with each node in the tree of n (aliases not followed, collections in
+// seen skipped) that kubectl's YAML reader refuses as it reads, and returns seen with the
+// collections of n's tree: a key that is a collection, and a merge key whose value is not
+// a mapping or a list of mappings. The walk finds them in the values in effect (pairs,
+// merge); kubectl's reader refuses them in a value a later key replaces too.
+func (d *decoder) unreadable(n *yaml.Node, seen map[*yaml.Node]bool, f func(n *yaml.Node, why string)) map[*yaml.Node]bool {
+	if seen == nil {
+		seen = make(map[*yaml.Node]bool)
+	}
+	isMap := func(n *yaml.Node) bool { return deref(n).Kind == yaml.MappingNode }
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		if len(n.Content) == 0 || seen[n] {
+			continue
+		}
+		seen[n] = true
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if key := deref(k); key.Kind == yaml.MappingNode || key.Kind == yaml.SequenceNode {
+					f(key, "mapping keys must be strings, not "+kindName(key)+" (kubectl refuses such a key)")
+					continue
+				}
+				if k.Kind == yaml.AliasNode || k.Tag != tagMerge {
+					continue
+				}
+				ok := isMap(v)
+				if v.Kind == yaml.SequenceNode {
+					ok = true
+					for _, e := range v.Content {
+						ok = ok && isMap(e)
+					}
+				}
+				if !ok {
+					f(v, "a merge key (<<) must refer to a mapping, or be a list of mappings (kubectl refuses anything else)")
+				}
+			}
+		}
+		stack = append(stack, n.Content...)
+	}
+	return seen
 }
 
 // refuseElsewhere reports at n a problem for which kubectl refuses the whole document,
@@ -623,7 +679,7 @@ func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 		// An alias to a "<<" is no merge key to kubectl's reading, only the string "<<".
 		if k.Tag == tagMerge && c[i].Kind != yaml.AliasNode {
 			merges++
-			if merges == 2 && d.quiet == 0 && d.once(k) {
+			if merges == 2 && d.quiet == 0 && d.merged == 0 && d.once(k) {
 				e := field.Duplicate(d.path.build(), "<<").WithOrigin(rules.DuplicateKey)
 				e.Detail = "a merge key (<<) set twice in this mapping, first on line " + strconv.Itoa(first["<<"].Line+d.lines) +
 					"; both apply, the later one winning: write one, <<: [*a, *b], where the earlier wins"
@@ -648,7 +704,7 @@ func (d *decoder) pairs(n *yaml.Node, keyed bool) []*yaml.Node {
 			}
 		}
 		if prev, dup := first[key]; dup {
-			if d.quiet == 0 && d.once(k) {
+			if d.quiet == 0 && d.merged == 0 && d.once(k) {
 				d.path.entry(key, keyed)
 				e := field.Duplicate(d.path.build(), clip.String(key)).WithOrigin(rules.DuplicateKey)
 				d.path.pop()
@@ -792,9 +848,9 @@ func (d *decoder) merge(m *merged, v *yaml.Node, keyed bool) {
 }
 
 func (d *decoder) mergeMapping(m *merged, t *yaml.Node, keyed bool) {
-	d.quiet++
+	d.merged++
 	c := d.pairs(t, false)
-	d.quiet--
+	d.merged--
 	for i := 0; i+1 < len(c); i += 2 {
 		key, ok := d.keyOf(c[i])
 		if ok {
@@ -841,7 +897,9 @@ func (d *decoder) drop(n ...*yaml.Node) {
 // set sets key to v in m; a value it replaces is noted (see unreported).
 func (d *decoder) set(m *merged, key string, keyed bool, k, v *yaml.Node) {
 	old := m.set(key, k, v)
-	if old != nil && old != v && len(d.refusedNodes) > 0 {
+	// A replaced collection may hold what kubectl's YAML reader refuses as it reads (see
+	// unreadable); a replaced scalar only what the retyper found.
+	if old != nil && old != v && (len(d.refusedNodes) > 0 || old.Kind == yaml.MappingNode || old.Kind == yaml.SequenceNode) {
 		d.path.entry(key, keyed)
 		d.replaced = append(d.replaced, replacedValue{old, d.path.build()})
 		d.path.pop()

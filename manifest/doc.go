@@ -16,7 +16,9 @@
 //   - Documents are cut as kubectl cuts them: at each line that begins with "---". A line
 //     that begins with "---" followed by anything but a comment is a SyntaxError (kubectl
 //     reads no further; here the next document is read). A syntax error ends its own
-//     document only.
+//     document only. kubectl's line reader loses the last line of a file when it has no
+//     line break and its length is a multiple of 4,096 bytes: so does this reader, and
+//     that line is a SyntaxError.
 //   - Scalars are typed by the rules of YAML 1.1: yes, no, on, off, y, n (in three cases)
 //     are booleans; 010 is octal 8, 0x1F and 0b101 are numbers, 1_000 is 1000, .5 a float;
 //     ~ and null are null; 2001-12-14 stays a string. A quantity written as a number is the

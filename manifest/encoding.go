@@ -22,6 +22,9 @@ type encodingProblem struct {
 	fatal  bool // nothing of the file is read
 }
 
+// utf8Mark is the byte order mark of UTF-8.
+var utf8Mark = []byte{0xef, 0xbb, 0xbf}
+
 // decodeText returns data as UTF-8 text, as kubectl's reader has it, with the problem of
 // its encoding, if any. A fatal problem leaves nothing to read.
 func decodeText(data []byte) ([]byte, *encodingProblem) {
@@ -30,7 +33,7 @@ func decodeText(data []byte) ([]byte, *encodingProblem) {
 		return nil, &encodingProblem{line: 1, fatal: true, detail: "the file is UTF-32 (big-endian, by its byte order mark), which kubectl does not read: save it as UTF-8"}
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe, 0x00, 0x00}):
 		return nil, &encodingProblem{line: 1, fatal: true, detail: "the file is UTF-32 (little-endian, by its byte order mark), which kubectl does not read: save it as UTF-8"}
-	case bytes.HasPrefix(data, []byte{0xef, 0xbb, 0xbf}):
+	case bytes.HasPrefix(data, utf8Mark):
 		return data[3:], nil
 	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
 		return fromUTF16(data[2:], true)

@@ -31,9 +31,14 @@ func yamlDocument() *rapid.Generator[string] {
 			} else {
 				b.WriteString(g.draw("header", []string{"", "", "", "---\n", "--- # c\n", "%YAML 1.1\n---\n", "%TAG !e! tag:yaml.org,2002:\n---\n"}))
 			}
-			if rapid.IntRange(0, 4).Draw(t, "top") == 0 {
+			switch rapid.IntRange(0, 4).Draw(t, "top") {
+			case 0:
 				g.blockSequence(0, 0)
-			} else {
+			case 1, 2:
+				// An object this package checks, so that what kubectl refuses in it matters.
+				b.WriteString("apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\n")
+				fallthrough
+			default:
 				g.blockMapping(0, 0)
 			}
 		}

@@ -52,6 +52,7 @@ func ourYAML(data []byte) (chunks []chunk, docs []ours) {
 			o.value = nil // empty: kubectl reads null
 		default:
 			o.value = d.value(n)
+			d.unreported(n) // what the walk of the value did not meet, as Parse reports it
 			o.refused, o.random = d.refusal, d.collision
 			kind, _, problem := recognise(n)
 			o.manifest = kind != "" || problem != nil
@@ -150,6 +151,11 @@ func checkOracle(t reporter, data []byte) {
 	if isJSON(text) {
 		checkOracleJSON(t, data)
 		return
+	}
+	// kubectl's line reader may lose the last line (see dropLostLine); Parse says so.
+	text, lost := dropLostLine(text, bytes.HasPrefix(data, utf8Mark))
+	if lost > 0 && !hasSyntaxErrorAt(Parse("oracle", data), lost) {
+		t.Errorf("kubectl loses line %d, and no finding there", lost)
 	}
 	ourChunks, got := ourYAML(text)
 	theirChunks, want, errs := theirYAML(data)
@@ -268,6 +274,15 @@ func checkOracleJSON(t reporter, data []byte) {
 		t.Errorf("we read\n\t%#v\nkubectl reads\n\t%#v", got, want)
 	}
 	refusedHaveFindings(t, data)
+}
+
+func hasSyntaxErrorAt(f *File, line int) bool {
+	for _, x := range f.Errors {
+		if x.Type == SyntaxError && x.Line == line {
+			return true
+		}
+	}
+	return false
 }
 
 // kubectlNumbers returns the error kubectl's decoder gives for a number of the JSON value v

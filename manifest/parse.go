@@ -149,6 +149,7 @@ func (r *reader) read(data []byte) *File {
 		r.problem(Position{1, 1}, InputLimit, fmt.Sprintf("file too large: more than %d bytes", MaxFileSize))
 		return r.f
 	}
+	raw := data
 	text, problem := decodeText(data)
 	if problem != nil {
 		r.problem(Position{problem.line, 1}, SyntaxError, problem.detail)
@@ -166,6 +167,11 @@ func (r *reader) read(data []byte) *File {
 	if isJSON(data) {
 		r.readJSON(data) // JSON has no comments, nor the YAML kubectl may read instead
 	} else {
+		lost := 0
+		if data, lost = dropLostLine(data, bytes.HasPrefix(raw, utf8Mark)); lost > 0 {
+			r.problem(Position{Line: lost, Column: 1}, SyntaxError, "kubectl ignores this line: the file's last line has no line break, "+
+				"and kubectl's YAML reader drops such a line when its length is a multiple of 4,096 bytes: end the file with a line break")
+		}
 		if bytes.Contains(data, []byte(IgnoreMarker)) {
 			r.comments = &commentReader{lines: cursor{data: data, line: 1}}
 		}
@@ -313,9 +319,7 @@ func parseChunkAs(name string, c chunk, inParts bool) (*yaml.Node, *decoder, *Fi
 	n := doc.Content[0]
 	t := &retyper{source: c.data, bangs: bytes.IndexByte(c.data, '!') >= 0}
 	t.walkRoot(n)
-	if n.Kind == yaml.ScalarNode && n.Tag == tagFloat && !finite(n.Tag, n.Value) {
-		t.refuse(n, "must be a finite number: "+n.Value+" has no JSON form, so kubectl cannot send it")
-	}
+	t.unsendable(n)
 	if _, refused := t.refused[n]; isNull(n) && !refused {
 		return nil, nil, nil
 	}

@@ -309,3 +309,49 @@ func indicator(data []byte, i int) bool {
 	}
 	return false
 }
+
+// lineReaderBuffer is the size of the buffer kubectl's line reader reads lines through
+// (k8s.io/apimachinery/pkg/util/yaml reads a file in buffers of 4,096 bytes).
+const lineReaderBuffer = 4096
+
+// dropLostLine returns text without its last line when kubectl's YAML reader loses that
+// line, with the line's number; else text and 0. The reader takes a long line in pieces
+// of a buffer's length (one byte less where a piece would end in a carriage return, which
+// it keeps for the next piece); when the last line has no line break and its last piece
+// fills the buffer exactly, the reader meets the end of the file while asking for more of
+// the line, and drops the whole line with it. The lengths are those of kubectl's text:
+// each invalid UTF-8 sequence is U+FFFD to it (three bytes), except behind a UTF-8 byte
+// order mark, after which it decodes nothing (marked).
+func dropLostLine(text []byte, marked bool) ([]byte, int) {
+	start := bytes.LastIndexByte(text, '\n') + 1
+	last := text[start:]
+	if len(last) == 0 || 3*len(last) < lineReaderBuffer {
+		return text, 0
+	}
+	if !marked && !utf8.Valid(last) {
+		var b bytes.Buffer
+		b.Grow(3 * len(last))
+		for rest := last; len(rest) > 0; {
+			r, size := decodeRune(rest)
+			if r == utf8.RuneError && size <= 3 && !bytes.HasPrefix(rest, []byte("\ufffd")) {
+				b.WriteString("\ufffd")
+			} else {
+				b.Write(rest[:size])
+			}
+			rest = rest[size:]
+		}
+		last = b.Bytes()
+	}
+	at := 0
+	for len(last)-at >= lineReaderBuffer {
+		n := lineReaderBuffer
+		if last[at+n-1] == '\r' {
+			n--
+		}
+		at += n
+	}
+	if at != len(last) {
+		return text, 0
+	}
+	return text[:start], len(lineStarts(text[:start]))
+}

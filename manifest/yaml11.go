@@ -108,11 +108,29 @@ func (r *retyper) walk(n *yaml.Node) {
 			r.walk(c)
 			// JSON has no infinities, so kubectl refuses a document holding one as a value;
 			// as a key it names it .inf.
-			key := n.Kind == yaml.MappingNode && i%2 == 0
-			if !key && c.Kind == yaml.ScalarNode && c.Tag == tagFloat && !finite(c.Tag, c.Value) {
-				r.refuse(c, "must be a finite number: "+c.Value+" has no JSON form, so kubectl cannot send it")
+			if key := n.Kind == yaml.MappingNode && i%2 == 0; !key {
+				r.unsendable(c)
 			}
 		}
+	}
+}
+
+// notFinite begins the reason of every refusal of a number with no JSON form (see
+// unsendable).
+const notFinite = "must be a finite number: "
+
+// unsendable refuses the value n if it is a number with no JSON form (an infinity, NaN),
+// and not refused already (a tag it does not fit, which kubectl refuses as it reads).
+// An alias to such a number written as a key (a key may be one: kubectl names it .inf) is
+// refused as the value it is.
+func (r *retyper) unsendable(n *yaml.Node) {
+	x := n
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		x = n.Alias
+	}
+	_, refused := r.refused[x]
+	if _, aliasRefused := r.refused[n]; !refused && !aliasRefused && x.Kind == yaml.ScalarNode && x.Tag == tagFloat && !finite(x.Tag, x.Value) {
+		r.refuse(n, notFinite+x.Value+" has no JSON form, so kubectl cannot send it")
 	}
 }
 
