@@ -18,7 +18,8 @@ type FindingType string
 // The finding types of problems that are not about a field's value.
 const (
 	// SyntaxError: the file is not YAML or JSON that kubectl reads: a syntax error, an
-	// alias to an unknown anchor, an invalid document separator.
+	// alias to an unknown anchor, an invalid document separator, a last line kubectl's
+	// line reader loses.
 	SyntaxError FindingType = "SyntaxError"
 	// UnknownField: a field the schema does not have, as apimachinery's strict decoding
 	// reports it (unknown field "status").

@@ -126,6 +126,21 @@ type reader struct {
 	// comments is set when the file is YAML holding IgnoreMarker: suppression comments
 	// are then read from each document as it is parsed (see readComments).
 	comments *commentReader
+	marked   bool // the file begins with UTF-8's byte order mark (see dropLostLine)
+}
+
+// lostLine reports the line lost of YAML that starts on the given line and column of the
+// file, if lost is one (see dropLostLine).
+func (r *reader) lostLine(lost, line, column int) {
+	if lost == 0 {
+		return
+	}
+	pos := Position{Line: line + lost - 1, Column: 1}
+	if lost == 1 {
+		pos.Column += column
+	}
+	r.problem(pos, SyntaxError, "kubectl ignores this line: the file's last line has no line break, "+
+		"and kubectl's YAML reader drops such a line when its length is a multiple of 4,096 bytes: end the file with a line break")
 }
 
 // commentReader reads the suppression comments of a YAML file document by document, from
@@ -149,7 +164,7 @@ func (r *reader) read(data []byte) *File {
 		r.problem(Position{1, 1}, InputLimit, fmt.Sprintf("file too large: more than %d bytes", MaxFileSize))
 		return r.f
 	}
-	raw := data
+	r.marked = bytes.HasPrefix(data, utf8Mark)
 	text, problem := decodeText(data)
 	if problem != nil {
 		r.problem(Position{problem.line, 1}, SyntaxError, problem.detail)
@@ -168,10 +183,8 @@ func (r *reader) read(data []byte) *File {
 		r.readJSON(data) // JSON has no comments, nor the YAML kubectl may read instead
 	} else {
 		lost := 0
-		if data, lost = dropLostLine(data, bytes.HasPrefix(raw, utf8Mark)); lost > 0 {
-			r.problem(Position{Line: lost, Column: 1}, SyntaxError, "kubectl ignores this line: the file's last line has no line break, "+
-				"and kubectl's YAML reader drops such a line when its length is a multiple of 4,096 bytes: end the file with a line break")
-		}
+		data, lost = dropLostLine(data, r.marked)
+		r.lostLine(lost, 1, 0)
 		if bytes.Contains(data, []byte(IgnoreMarker)) {
 			r.comments = &commentReader{lines: cursor{data: data, line: 1}}
 		}
@@ -424,8 +437,10 @@ func (r *reader) yamlInstead(data []byte, end, count int) bool {
 	// The YAML may start on the line where the JSON ends: its columns there come after
 	// the JSON's.
 	column := utf8.RuneCount(data[bytes.LastIndexByte(data[:start], '\n')+1 : start])
+	// kubectl's line reader starts there, so its last line may be lost counted from there.
+	text, lost := dropLostLine(data[start:], r.marked)
 	bad := false
-	for c := range yamlChunks(data[start:], func(int, string) { bad = true }) {
+	for c := range yamlChunks(text, func(int, string) { bad = true }) {
 		if bad {
 			return false
 		}
@@ -436,7 +451,8 @@ func (r *reader) yamlInstead(data []byte, end, count int) bool {
 	if bad {
 		return false
 	}
-	r.readYAML(data[start:], line, column)
+	r.lostLine(lost, line, column)
+	r.readYAML(text, line, column)
 	return true
 }
 
