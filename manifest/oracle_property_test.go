@@ -42,7 +42,24 @@ func yamlDocument() *rapid.Generator[string] {
 				g.blockMapping(0, 0)
 			}
 		}
-		return b.String()
+		// Line breaks of other kinds, as some editors write them: kubectl's line reader
+		// breaks lines at line feeds alone, its YAML reader at each of them.
+		text := b.String()
+		switch rapid.IntRange(0, 15).Draw(t, "line breaks") {
+		case 0, 1, 2:
+			text = strings.ReplaceAll(text, "\n", "\r\n")
+		case 3:
+			text = strings.ReplaceAll(text, "\n", "\r")
+		case 4:
+			text = strings.Replace(text, "\n", "\u2028", 1)
+		case 5:
+			text = strings.Replace(text, "\n", "\u0085", 1)
+		case 6:
+			text = "\xef\xbb\xbf" + text
+		case 7:
+			text = string(utf16Text(text, rapid.Bool().Draw(t, "big-endian"))) // PowerShell's
+		}
+		return text
 	})
 }
 
