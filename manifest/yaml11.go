@@ -63,11 +63,14 @@ type retyper struct {
 	// positions where its nodes start, made when first needed (see nonSpecific).
 	root   *yaml.Node
 	starts map[[2]int]bool
+	// within is the column at or left of which a "!" is no tag of the node being retyped:
+	// its block collection's indentation (see indentation), or one less for a key.
+	within int
 }
 
 // walkRoot walks the tree of root, a document's node or an item of a long list.
 func (r *retyper) walkRoot(root *yaml.Node) {
-	r.root, r.starts = root, nil
+	r.root, r.starts, r.within = root, nil, 0
 	r.walk(root)
 }
 
@@ -104,7 +107,16 @@ func (r *retyper) walk(n *yaml.Node) {
 			r.open[n] = true
 			defer delete(r.open, n)
 		}
+		outer, indent := r.within, 0
+		if r.bangs {
+			indent = r.indentation(n)
+		}
 		for i, c := range n.Content {
+			// A key stands at its mapping's indentation, anything else right of it.
+			r.within = indent
+			if n.Kind == yaml.MappingNode && i%2 == 0 && indent > 0 {
+				r.within = indent - 1
+			}
 			r.walk(c)
 			// JSON has no infinities, so kubectl refuses a document holding one as a value;
 			// as a key it names it .inf.
@@ -112,7 +124,60 @@ func (r *retyper) walk(n *yaml.Node) {
 				r.unsendable(c)
 			}
 		}
+		r.within = outer
 	}
+}
+
+// indentation returns the column of the block collection n's indicators (its keys, "?"
+// or "-"), past which its nodes stand; 0 for a flow collection, or where it is not known
+// (a list whose first item starts on a later line than its "-"). The collection's own
+// position may be that of its properties, on an earlier line: it is found from its first
+// node, and the indicator before it on its line.
+func (r *retyper) indentation(n *yaml.Node) int {
+	if n.Style&yaml.FlowStyle != 0 || len(n.Content) == 0 {
+		return 0
+	}
+	first := n.Content[0]
+	indicator := byte('?')
+	if n.Kind == yaml.SequenceNode {
+		indicator = '-'
+	}
+	if column, ok := r.indicatorBefore(first, indicator); ok {
+		return column
+	}
+	if n.Kind == yaml.SequenceNode {
+		return 0
+	}
+	return first.Column
+}
+
+// indicatorBefore returns the column of the indicator c written before n on n's line,
+// with only blanks between them, if there is one.
+func (r *retyper) indicatorBefore(n *yaml.Node, c byte) (int, bool) {
+	if n.Line < 1 || n.Column < 1 {
+		return 0, false
+	}
+	if r.lineStarts == nil {
+		r.lineStarts = lineStarts(r.source)
+	}
+	if n.Line > len(r.lineStarts) {
+		return 0, false
+	}
+	line := r.source[r.lineStarts[n.Line-1]:]
+	at := 0 // the byte of column n.Column
+	for col := 1; col < n.Column && at < len(line); col++ {
+		_, size := utf8.DecodeRune(line[at:])
+		at += size
+	}
+	blanks := 0
+	for at > 0 && (line[at-1] == ' ' || line[at-1] == '\t') {
+		at--
+		blanks++
+	}
+	if blanks == 0 || at == 0 || line[at-1] != c || at > 1 && line[at-2] != ' ' && line[at-2] != '\t' {
+		return 0, false
+	}
+	return n.Column - blanks - 1, true
 }
 
 // notFinite begins the reason of every refusal of a number with no JSON form (see
@@ -236,11 +301,19 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 			return false
 		}
 		// On a later line, the tag may be that of a node that follows n, whose value is
-		// then empty ("a: &x" above "! b: 1"): a node with properties starts at them.
-		if crossed := bytes.ContainsAny(text[:len(text)-len(after)], "\n\r\u0085\u2028\u2029"); crossed && r.startsNode(len(r.source)-len(after)) {
-			return false
+		// then empty ("a: &x" above "! b: 1"): a node with properties starts at them, and
+		// stands right of its collection's indentation.
+		if bytes.ContainsAny(text[:len(text)-len(after)], "\n\r\u0085\u2028\u2029") {
+			line, column := r.place(len(r.source) - len(after))
+			if column <= r.within || r.startsNode(line, column) {
+				return false
+			}
 		}
 		text = after
+	} else if n.Column <= r.within {
+		// An empty value is placed where the next token starts, which may be a "!" of
+		// what follows the collection (" ? 0" above "!").
+		return false
 	}
 	if len(text) == 0 || text[0] != '!' {
 		return false
@@ -253,8 +326,15 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 		bytes.HasPrefix(rest, []byte("\u0085")) || bytes.HasPrefix(rest, []byte("\u2028")) || bytes.HasPrefix(rest, []byte("\u2029"))
 }
 
-// startsNode reports whether a node of the tree walked starts at the byte offset of source.
-func (r *retyper) startsNode(offset int) bool {
+// place returns the line and column of the byte offset of source, as the YAML reader
+// counts them (columns in characters).
+func (r *retyper) place(offset int) (line, column int) {
+	line, _ = slices.BinarySearch(r.lineStarts, offset+1)
+	return line, 1 + utf8.RuneCount(r.source[r.lineStarts[line-1]:offset])
+}
+
+// startsNode reports whether a node of the tree walked starts at line and column.
+func (r *retyper) startsNode(line, column int) bool {
 	if r.starts == nil {
 		r.starts = make(map[[2]int]bool)
 		stack := []*yaml.Node{r.root}
@@ -265,8 +345,6 @@ func (r *retyper) startsNode(offset int) bool {
 			stack = append(stack, n.Content...)
 		}
 	}
-	line, _ := slices.BinarySearch(r.lineStarts, offset+1)
-	column := 1 + utf8.RuneCount(r.source[r.lineStarts[line-1]:offset])
 	return r.starts[[2]int{line, column}]
 }
 

@@ -174,9 +174,18 @@ func hostileCases() []hostileCase {
 		},
 		{
 			name: "1 MB of NUL bytes",
-			data: func() []byte { return make([]byte, 1<<20) },
+			data: func() []byte { return make([]byte, 1<<20+1) },
 			code: cli.ExitFindings,
 			want: []string{"FILE:1: YAML syntax error: control character U+0000 is not allowed"},
+			slow: true,
+		},
+		{
+			// One line of a multiple of 4,096 bytes, without a line break: kubectl's line
+			// reader loses it, and reads nothing.
+			name: "1 MiB of NUL bytes",
+			data: func() []byte { return make([]byte, 1<<20) },
+			code: cli.ExitFindings,
+			want: []string{"FILE:1: kubectl ignores this line: the file's last line has no line break"},
 			slow: true,
 		},
 		{
