@@ -151,23 +151,32 @@ func (r *retyper) indentation(n *yaml.Node) int {
 	return first.Column
 }
 
-// indicatorBefore returns the column of the indicator c written before n on n's line,
-// with only blanks between them, if there is one.
-func (r *retyper) indicatorBefore(n *yaml.Node, c byte) (int, bool) {
+// at returns the text from the start of n's line, and the byte in it where n starts
+// (columns count characters), or false for a node without a place in the source.
+func (r *retyper) at(n *yaml.Node) (line []byte, at int, ok bool) {
 	if n.Line < 1 || n.Column < 1 {
-		return 0, false
+		return nil, 0, false
 	}
 	if r.lineStarts == nil {
 		r.lineStarts = lineStarts(r.source)
 	}
 	if n.Line > len(r.lineStarts) {
-		return 0, false
+		return nil, 0, false
 	}
-	line := r.source[r.lineStarts[n.Line-1]:]
-	at := 0 // the byte of column n.Column
+	line = r.source[r.lineStarts[n.Line-1]:]
 	for col := 1; col < n.Column && at < len(line); col++ {
 		_, size := utf8.DecodeRune(line[at:])
 		at += size
+	}
+	return line, at, true
+}
+
+// indicatorBefore returns the column of the indicator c written before n on n's line,
+// with only blanks between them, if there is one.
+func (r *retyper) indicatorBefore(n *yaml.Node, c byte) (int, bool) {
+	line, at, ok := r.at(n)
+	if !ok {
+		return 0, false
 	}
 	blanks := 0
 	for at > 0 && (line[at-1] == ' ' || line[at-1] == '\t') {
@@ -276,18 +285,11 @@ func (r *retyper) nonSpecific(n *yaml.Node) bool {
 	if !r.bangs || n.Line < 1 || n.Column < 1 {
 		return false
 	}
-	// Find the byte where the node starts: columns count characters.
-	if r.lineStarts == nil {
-		r.lineStarts = lineStarts(r.source)
-	}
-	if n.Line > len(r.lineStarts) {
+	line, at, ok := r.at(n)
+	if !ok {
 		return false
 	}
-	text := r.source[r.lineStarts[n.Line-1]:]
-	for col := 1; col < n.Column && len(text) > 0; col++ {
-		_, size := utf8.DecodeRune(text)
-		text = text[size:]
-	}
+	text := line[at:]
 	// A node with properties starts at them: an anchor and a tag, in either order, with
 	// white space, line breaks and comments between them. One that starts elsewhere (an
 	// empty value's position after its indicator) has none.
