@@ -248,7 +248,7 @@ func (d *decoder) pos(n *yaml.Node) Position {
 // which dropped it. Anything else the walk did not reach (in a value of the wrong type,
 // say) is reported at the path where it is written, found from root, the document's node.
 func (d *decoder) unreported(root *yaml.Node) {
-	var seen map[*yaml.Node]bool
+	var seen, read map[*yaml.Node]bool // the collections markBelow and unreadable have met
 	for _, n := range d.dropped {
 		seen = d.markBelow(n, seen, nil)
 	}
@@ -260,9 +260,6 @@ func (d *decoder) unreported(root *yaml.Node) {
 			}
 			d.refuseElsewhere(n, field.Invalid(r.path, badValue(n), why+" (in a value a later key replaces, which kubectl reads all the same)").WithOrigin(rules.KubectlRefuses))
 		})
-	}
-	var read map[*yaml.Node]bool
-	for _, r := range d.replaced {
 		if r.value.Kind == yaml.MappingNode || r.value.Kind == yaml.SequenceNode {
 			read = d.unreadable(r.value, read, func(n *yaml.Node, why string) {
 				if d.once(n) {
