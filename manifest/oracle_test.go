@@ -251,6 +251,7 @@ func checkOracleJSON(t reporter, data []byte) {
 	r := &reader{f: &File{Name: "oracle.json"}}
 	r.each = func(n *yaml.Node, d *decoder) {
 		got = append(got, d.value(n))
+		d.unreported(n) // what the walk of the value did not meet, as Parse reports it
 		kind, _, problem := recognise(n)
 		manifests = append(manifests, kind != "" || problem != nil)
 		refused = refused || d.refusal

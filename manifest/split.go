@@ -103,20 +103,29 @@ func lineFeeds(data []byte) []byte {
 var bareSeparator = []byte("---\n")
 
 // isJSON reports whether kubectl reads data as a stream of JSON objects: its first
-// character other than white space is "{".
+// character other than white space is "{", within the first jsonSniff bytes. kubectl
+// looks no further: behind more white space than that, "{" starts YAML to it (a flow
+// mapping), where two objects in a row are a syntax error and a number past float64 is
+// an infinity. White space is valid UTF-8, so its length is the same in kubectl's text.
 func isJSON(data []byte) bool {
-	for len(data) > 0 && (data[0] == ' ' || data[0] == '\n' || data[0] == '\t' || data[0] == '\r') {
-		data = data[1:]
+	i := 0
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		i++
 	}
-	for len(data) > 0 {
-		r, size := utf8.DecodeRune(data)
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
 		if !unicode.IsSpace(r) {
-			return r == '{'
+			return r == '{' && i < jsonSniff
 		}
-		data = data[size:]
+		i += size
 	}
 	return false
 }
+
+// jsonSniff is how many bytes of a file kubectl's reader looks at to tell JSON from YAML
+// (k8s.io/cli-runtime reads a stream through NewYAMLOrJSONDecoder with a buffer of 4,096
+// bytes, of which it peeks all).
+const jsonSniff = 4096
 
 // emptyDocument reports a document the YAML reader reads as empty, without parsing it:
 // blank lines and comment lines (blankOrComments), after a first line that may be a

@@ -1,10 +1,12 @@
 package manifest
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"pgregory.net/rapid"
 )
 
@@ -62,5 +64,48 @@ func TestYAMLChunks(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("a reader that stops after 2 documents was given %d", n)
+	}
+}
+
+// kubectl tells a JSON stream from YAML by the first 4,096 bytes of its text alone: a "{"
+// behind more white space than that starts YAML. isJSON agrees with apimachinery's
+// GuessJSONStream, as kubectl calls it, on white space of every kind around that edge.
+func TestIsJSONAgreesWithKubectl(t *testing.T) {
+	check := func(t interface{ Fatalf(string, ...any) }, data []byte) {
+		_, _, want := utilyaml.GuessJSONStream(bytes.NewReader(kubectlText(data)), 4096)
+		text, problem := decodeText(data)
+		if problem != nil && problem.fatal {
+			return
+		}
+		if got := isJSON(text); got != want {
+			t.Fatalf("isJSON(%q...) = %v; kubectl reads JSON: %v", data[:min(len(data), 40)], got, want)
+		}
+	}
+	for _, n := range []int{0, 1, 4094, 4095, 4096, 4097, 9000} {
+		for _, space := range []string{" ", "\n", "\r\n", "\t", "\u0085", "\u00a0", "\u3000"} {
+			pad := strings.Repeat(space, n/len(space)+1)[:n-n%len(space)]
+			check(t, []byte(pad+`{"a": 1}`))
+			check(t, []byte(pad+"{"))
+			check(t, append([]byte("\ufeff"), pad+"{}"...))
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		pad := strings.Repeat(rapid.SampledFrom([]string{" ", "\n", "\t", "\u0085", "\u2028", "\u3000"}).Draw(t, "space"),
+			rapid.IntRange(0, 4200).Draw(t, "count"))
+		check(t, []byte(pad+rapid.SampledFrom([]string{"{}", "{", "a: 1", "[]", "\xff{"}).Draw(t, "rest")))
+	})
+}
+
+// A file whose "{" stands behind 4,096 bytes of white space is YAML to kubectl: of two
+// objects in a row, its YAML parser reads the first alone (as go.yaml.in/yaml/v3 does), where
+// a JSON stream is two documents.
+func TestJSONBehindLongWhiteSpace(t *testing.T) {
+	obj := `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}, ` +
+		`"spec": {"resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}}`
+	for _, tt := range []struct{ pad, documents int }{{0, 2}, {4095, 2}, {4096, 1}, {5000, 1}} {
+		f := Parse("w.json", []byte(strings.Repeat(" ", tt.pad)+obj+obj))
+		if len(f.Errors) != 0 || len(f.Documents) != tt.documents {
+			t.Errorf("%d spaces before two objects: %d documents, want %d (%v)", tt.pad, len(f.Documents), tt.documents, f.Errors)
+		}
 	}
 }
