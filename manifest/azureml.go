@@ -94,16 +94,36 @@ func (d *decoder) azureResourceList(n *yaml.Node) instancetype.ResourceList {
 }
 
 // azureAmount decodes one value of an Azure ML deployment's resources: a string, which
-// azure-ai-ml requires ("Not a valid string" for cpu: 1). A number is a finding that says
-// how to quote it; its value is still read, as the quoted text would be, and decoding
-// refuses it, so that validation does not restate the finding. null is unset.
+// azure-ai-ml requires. It reads the file with PyYAML (pyYAMLScalar), so what is a string
+// to it is not always one to kubectl (1e3 is; 1.5, 1 and on are not: "Not a valid
+// string"), and what is a string to it is read as the text it is. A number or a boolean
+// is a finding that says how to quote it; its value is still read, as kubectl reads it,
+// and decoding refuses it, so that validation does not restate the finding. null is a
+// finding ("Field may not be null"), and unset. A number JSON cannot carry is reported
+// where kubectl's reading refuses it, not here.
 func (d *decoder) azureAmount(n *yaml.Node) instancetype.Amount {
-	if n.Kind == yaml.ScalarNode && (n.Tag == tagInt || n.Tag == tagFloat) && finite(n.Tag, n.Value) {
-		d.refused()
-		e := field.TypeInvalid(d.path.build(), clip.String(n.Value), "must be a string: the Azure ML CLI refuses a number in a deployment's resources (\"Not a valid string\"); quote it: "+clip.Quote(n.Value))
+	if n.Kind != yaml.ScalarNode || (n.Tag == tagInt || n.Tag == tagFloat) && !finite(n.Tag, n.Value) {
+		return d.amount(n)
+	}
+	switch what := pyYAMLScalar(n); what {
+	case "":
+		if n.Tag == tagInt || n.Tag == tagFloat || n.Tag == tagBool {
+			return instancetype.AmountFromString(n.Value) // a string to azure-ai-ml (1e3)
+		}
+		return d.amount(n)
+	case "null":
+		e := field.TypeInvalid(d.path.build(), "null", "must be a string: the Azure ML CLI refuses null in a deployment's resources (\"Field may not be null\"); give a quantity, or leave the name out")
 		e.Origin = rules.AzureMLResourceType
 		d.add(e)
-		return instancetype.ParseAmount(d.jsonText(n))
+		return instancetype.Amount{}
+	default:
+		d.refused()
+		e := field.TypeInvalid(d.path.build(), clip.String(n.Value), "must be a string: the Azure ML CLI refuses "+what+" in a deployment's resources (\"Not a valid string\"); quote it: "+clip.Quote(n.Value))
+		e.Origin = rules.AzureMLResourceType
+		d.add(e)
+		if n.Tag == tagInt || n.Tag == tagFloat {
+			return instancetype.ParseAmount(d.jsonText(n))
+		}
+		return instancetype.AmountFromString(n.Value)
 	}
-	return d.amount(n)
 }

@@ -11,13 +11,18 @@ import (
 	"github.com/amlarc-go/instancetypes/manifest"
 )
 
-// amlReference is what azure-ai-ml 1.34 (the SDK under the az ml CLI v2; Debian's
-// python3-azure) read from each file of cmd/instancetype/testdata/aml, with load_job,
-// load_online_deployment, load_model_batch_deployment or load_compute: the compute it
-// names (as loaded: azure-ai-ml keeps an ARM id whole, and takes its last segment when it
-// submits the job), the instance type, the resources, and, when it refused the file, the
-// words of its error. Recorded by hand from a run of those loaders on copies of the files
-// (with the local directories they name created, as azure-ai-ml checks that they exist).
+// amlReference is what azure-ai-ml 1.34.0 (the SDK under the az ml CLI v2;
+// python3-azure 20260602 in Debian's unstable suite) read from each file of
+// cmd/instancetype/testdata/aml, with load_job, load_online_deployment,
+// load_model_batch_deployment (from azure.ai.ml.entities._load_functions: 1.34 does not
+// export it, and its load_batch_deployment, of the older schema, refuses a model
+// deployment's settings) or load_compute: the compute it names (as loaded: azure-ai-ml keeps an ARM id whole,
+// and takes its last segment when it submits the job; for a pipeline, the named step's
+// own compute or else settings.default_compute, which the step runs on), the instance
+// type, the resources, and, when it refused the file, the words of its error. Recorded by
+// hand from a run of those loaders on copies of the files (with the local directories
+// they name created, as azure-ai-ml checks that they exist), and checked again against a
+// second run on 2026-12-03: every row as it read.
 //
 // The test holds Parse to the same reading: the same compute (by name), instance type and
 // resources for each workload, and a finding of the rule named wherever azure-ai-ml
@@ -154,9 +159,13 @@ func equalMaps(a, b map[string]string) bool {
 // A Kubernetes deployment's resources, as azure-ai-ml reads them (ResourceSettingsSchema:
 // cpu, memory and gpu, strings; nvidia.com/gpu renamed gpu before it is read, so that of
 // the two the one written last is in effect). Each case was loaded with
-// load_online_deployment: what it read, or its error.
+// load_online_deployment: what it read, or its error. The cases say type: kubernetes, as
+// load_online_deployment chooses the schema by type alone: without it, it reads a file of
+// the kubernetesOnlineDeployment $schema as a managed deployment and refuses its
+// resources ("Unknown field"). The source document's examples have no type; this package
+// reads them by their $schema.
 func TestAzureMLResources(t *testing.T) {
-	const head = "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json\nname: b\nendpoint_name: e\ninstance_type: gpu-small\nresources:\n"
+	const head = "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json\ntype: kubernetes\nname: b\nendpoint_name: e\ninstance_type: gpu-small\nresources:\n"
 	for _, tt := range []struct {
 		resources string
 		limits    map[string]string // as read, with azure-ai-ml's names; nil: not compared
@@ -172,6 +181,11 @@ func TestAzureMLResources(t *testing.T) {
 		{"  limits: {nvidia.com/gpu: 1}\n", nil, `"gpu": ["Not a valid string."]`, []string{"azureml-resource-type"}, []string{"resources.limits[nvidia.com/gpu]"}},
 		{"  limits: {amd.com/gpu: \"1\"}\n", nil, `"amd.com/gpu": ["Unknown field."]`, []string{"azureml-resource-name"}, []string{"resources.limits[amd.com/gpu]"}},
 		{"  requests: {cpus: \"1\"}\n", nil, `"cpus": ["Unknown field."]`, []string{"azureml-resource-name"}, []string{"resources.requests[cpus]"}},
+		// What is a string is PyYAML's to say: 1e3 and 0.5e1 are, 1.5 and on are not.
+		{"  limits: {cpu: 1e3, memory: 0.5e1}\n", map[string]string{"cpu": "1e3", "memory": "0.5e1"}, "", nil, nil},
+		{"  limits: {cpu: 1.5}\n", nil, `"cpu": ["Not a valid string."]`, []string{"azureml-resource-type"}, []string{"resources.limits[cpu]"}},
+		{"  limits: {cpu: on}\n", nil, `"cpu": ["Not a valid string."]`, []string{"azureml-resource-type"}, []string{"resources.limits[cpu]"}},
+		{"  limits: {cpu: ~, memory: \"1Gi\"}\n", nil, `"cpu": ["Field may not be null."]`, []string{"azureml-resource-type"}, []string{"resources.limits[cpu]"}},
 	} {
 		f := manifest.Parse("d.yaml", []byte(head+tt.resources))
 		d := oneDocument(t, f)

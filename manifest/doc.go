@@ -61,9 +61,11 @@
 //     loaders and marshmallow schemas are the reference; tests hold files of every family
 //     to what azure-ai-ml 1.34 read from them):
 //     a Kubernetes online deployment (kubernetesOnlineDeployment, or type: kubernetes, or
-//     an endpoint_name without a managed or batch marker); a command, sweep or AutoML job on
-//     a compute target (commandJob, sweepJob, autoMLJob; command, trial with
-//     sampling_algorithm, or type: automl, with compute); a batch deployment on a compute
+//     an endpoint_name without a managed or batch marker; azure-ai-ml goes by type alone,
+//     and reads a deployment without type: kubernetes as a managed one, but the source
+//     document's examples have no type, so its $schema decides here); a command, sweep
+//     or AutoML job on a compute target (commandJob, sweepJob, autoMLJob; command, trial
+//     with sampling_algorithm, or type: automl, with compute); a batch deployment on a compute
 //     target (batchDeployment, modelBatchDeployment; endpoint_name with type: model or a key
 //     only batch deployments have, and compute), a workload that names its instance type in
 //     resources.instance_type as a job does (resolve.Job: it has no requests or limits of its
@@ -95,7 +97,10 @@
 //     and gpu, which is nvidia.com/gpu (azure-ai-ml renames nvidia.com/gpu to gpu; the list
 //     holds nvidia.com/gpu). Both given is a finding at the second, the last in effect, as
 //     azure-ai-ml has it. A value must be a string ("Not a valid string" for cpu: 1): a
-//     number is a finding that says how to quote it (its value is still read). Any other
+//     number or a boolean is a finding that says how to quote it (its value is still
+//     read), null one too ("Field may not be null"). azure-ai-ml reads the file with
+//     PyYAML, and PyYAML's YAML 1.1 decides what is a string here, not kubectl's (1e3 and
+//     0.5e1 are strings to it, read as those quantities; 1.5 and on are not). Any other
 //     name is a finding naming the four ("Unknown field"), and is left out. An
 //     InstanceType keeps Kubernetes' rules: numbers are fine there, and nvidia.com/gpu is
 //     the only spelling.
