@@ -1,6 +1,11 @@
 package manifest
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // pyYAMLTypes are plain scalars and the type PyYAML 6.0.3's safe loader gives them
 // (yaml.SafeLoader.resolve, recorded on 2026-12-03), with what azure-ai-ml 1.34.0 made of
@@ -41,5 +46,35 @@ func TestPyYAMLType(t *testing.T) {
 		if got := pyYAMLType(tt.in); got != tt.want {
 			t.Errorf("pyYAMLType(%q) = %q; PyYAML: %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestPyYAMLTypeRecorded holds pyYAMLType to testdata/pyyaml/types.tsv: 10,000 scalars
+// drawn from the characters of YAML 1.1's numbers, booleans and nulls, each with the type
+// PyYAML's safe loader gave it (scripts/pyyaml-types.py wrote the file; its first line
+// names PyYAML's version).
+func TestPyYAMLTypeRecorded(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "pyyaml", "types.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) < 1000 || !strings.HasPrefix(lines[0], "# PyYAML ") {
+		t.Fatalf("types.tsv: %d lines, first %q", len(lines), lines[0])
+	}
+	differ := 0
+	for _, line := range lines[1:] {
+		in, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("types.tsv: %q has no tab", line)
+		}
+		if got := pyYAMLType(in); got != want {
+			if differ++; differ <= 20 {
+				t.Errorf("pyYAMLType(%q) = %q; %s: %q", in, got, lines[0][2:], want)
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d differ", differ, len(lines)-1)
 	}
 }
