@@ -212,3 +212,23 @@ func TestRulesDocumented(t *testing.T) {
 		t.Errorf("Rules returns the registry itself")
 	}
 }
+
+// TestAzureMLResourceTypeNotRestated: a value of an Azure ML deployment's resources that
+// azure-ai-ml refuses for its type (null, a number, a boolean) has that one finding; no
+// rule of validation restates it at its path (memory: null is no "Required value" too).
+func TestAzureMLResourceTypeNotRestated(t *testing.T) {
+	doc := deployment("type: kubernetes\ninstance_type: gpu\nresources:\n  requests: {cpu: \"1\", memory: null}\n  limits: {cpu: 1.5, memory: on}\n")
+	r, err := lint.Run([]lint.Input{lint.Bytes("d.yaml", []byte(doc)), lint.Bytes("t.yaml", []byte(gpuType))}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string][]string{}
+	for _, f := range r.Findings {
+		at[f.Err.Field] = append(at[f.Err.Field], f.Rule())
+	}
+	for _, path := range []string{"resources.requests[memory]", "resources.limits[cpu]", "resources.limits[memory]"} {
+		if got := at[path]; len(got) != 1 || got[0] != "azureml-resource-type" {
+			t.Errorf("%s: findings of %v; want one of azureml-resource-type\n%s", path, got, strings.Join(renderAll(r.Findings), "\n"))
+		}
+	}
+}

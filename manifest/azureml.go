@@ -99,8 +99,8 @@ func (d *decoder) azureResourceList(n *yaml.Node) instancetype.ResourceList {
 // string"), and what is a string to it is read as the text it is. A number or a boolean
 // is a finding that says how to quote it; its value is still read, as kubectl reads it,
 // and decoding refuses it, so that validation does not restate the finding. null is a
-// finding ("Field may not be null"), and unset. A number JSON cannot carry is reported
-// where kubectl's reading refuses it, not here.
+// finding ("Field may not be null") too, refused and unset. A number JSON cannot carry is
+// reported where kubectl's reading refuses it, not here.
 func (d *decoder) azureAmount(n *yaml.Node) instancetype.Amount {
 	if n.Kind != yaml.ScalarNode || (n.Tag == tagInt || n.Tag == tagFloat) && !finite(n.Tag, n.Value) {
 		return d.amount(n)
@@ -112,6 +112,7 @@ func (d *decoder) azureAmount(n *yaml.Node) instancetype.Amount {
 		}
 		return d.amount(n)
 	case "null":
+		d.refused()
 		e := field.TypeInvalid(d.path.build(), "null", "must be a string: the Azure ML CLI refuses null in a deployment's resources (\"Field may not be null\"); give a quantity, or leave the name out")
 		e.Origin = rules.AzureMLResourceType
 		d.add(e)
