@@ -185,6 +185,8 @@ func TestAzureMLResources(t *testing.T) {
 		{"  limits: {cpu: 1e3, memory: 0.5e1}\n", map[string]string{"cpu": "1e3", "memory": "0.5e1"}, "", nil, nil},
 		{"  limits: {cpu: 1.5}\n", nil, `"cpu": ["Not a valid string."]`, []string{"azureml-resource-type"}, []string{"resources.limits[cpu]"}},
 		{"  limits: {cpu: on}\n", nil, `"cpu": ["Not a valid string."]`, []string{"azureml-resource-type"}, []string{"resources.limits[cpu]"}},
+		{"  limits: {cpu: !!str 1}\n", map[string]string{"cpu": "1"}, "", nil, nil},
+		{"  limits: {cpu: !!int \"1\"}\n", nil, `"cpu": ["Not a valid string."]`, []string{"azureml-resource-type"}, []string{"resources.limits[cpu]"}},
 		{"  requests: {cpu: \"1\", memory: null}\n", nil, `"memory": ["Field may not be null."]`, []string{"azureml-resource-type"}, []string{"resources.requests[memory]"}},
 		{"  limits: {cpu: ~, memory: \"1Gi\"}\n", nil, `"cpu": ["Field may not be null."]`, []string{"azureml-resource-type"}, []string{"resources.limits[cpu]"}},
 	} {

@@ -14,13 +14,8 @@ import "go.yaml.in/yaml/v3"
 func pyYAMLScalar(n *yaml.Node) string {
 	switch {
 	case n.Style&yaml.TaggedStyle != 0:
-		switch n.Tag {
-		case tagInt, tagFloat:
-			return "a number"
-		case tagBool:
-			return "a boolean"
-		case tagNull:
-			return "null"
+		if k := kindName(n); k != "a string" {
+			return k // !!int and !!float, !!bool, !!null
 		}
 		return ""
 	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0:
