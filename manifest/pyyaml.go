@@ -6,7 +6,7 @@ import "go.yaml.in/yaml/v3"
 // loader, which types a plain scalar (unquoted, without a tag) by YAML 1.1's rules as
 // PyYAML writes them. They differ from the rules kubectl's reader applies (yaml11.go):
 // 1e3, 0.5e1, 5e+1, -.5, .5e1, 09, 0o10 and y are strings to PyYAML, numbers or true to
-// kubectl; 1:30 and 1_000 are numbers to PyYAML, strings to kubectl. Where azure-ai-ml
+// kubectl; 1:30 is a number to PyYAML, a string to kubectl. Where azure-ai-ml
 // wants a string (a deployment's resources), its reading decides.
 
 // pyYAMLScalar is the type azure-ai-ml's reading gives the scalar n, as pyYAMLType names
