@@ -1,0 +1,350 @@
+package source
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Positions are a second question, asked only of a document that has something to report:
+// its text is parsed by go.yaml.in/yaml/v3, once, on the first question, and a path is
+// looked up in that tree. The values are never yaml.v3's: they are kubectl's (Value). Where
+// the two readers disagree, or yaml.v3 cannot parse what kubectl reads, the answer falls
+// back to the nearest node found, or to the document's first line.
+
+// tree is a text parsed by yaml.v3, for positions.
+type tree struct {
+	root    *yaml.Node // the content of the document, nil when it cannot be parsed
+	err     error
+	errLine int        // the line yaml.v3's error names, in the text, or 1
+	at      Position   // where the text starts in the file
+	index   map[*yaml.Node]map[string]int
+}
+
+// parse parses text, which starts at at in its file.
+func parse(text []byte, at Position) *tree {
+	t := &tree{at: at, errLine: 1}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		t.err = err
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if rest, ok := strings.CutPrefix(msg, "line "); ok {
+			if i := strings.IndexByte(rest, ':'); i > 0 {
+				if n, err := strconv.Atoi(rest[:i]); err == nil && n > 0 {
+					t.errLine = n
+				}
+			}
+		}
+		return t
+	}
+	if len(doc.Content) > 0 {
+		t.root = doc.Content[0]
+	}
+	return t
+}
+
+// parsed returns the tree of the document's text, parsing it on the first call.
+func (d *Document) parsed() *tree {
+	d.treeOnce.Do(func() {
+		if nodeBound(d.text) > maxNodes {
+			d.tree = &tree{at: d.Position, errLine: 1}
+			return
+		}
+		d.tree = parse(d.text, d.Position)
+	})
+	return d.tree
+}
+
+// pos is the position in the file of node n of the tree.
+func (t *tree) pos(n *yaml.Node) Position {
+	p := Position{t.at.Line + n.Line - 1, n.Column}
+	if n.Line == 1 {
+		p.Column += t.at.Column - 1
+	}
+	return p
+}
+
+// segment is one step of a field path: a field or map key, or a list index.
+type segment struct {
+	name    string
+	index   int
+	isIndex bool
+}
+
+// nextSegment cuts the first step off a path in apimachinery's notation (a.b[2][key].c): a
+// bracket holds an index or a map key; a key may hold "]", so a bracket ends at a "]"
+// followed by "." or "[" or the end.
+func nextSegment(p string) (segment, string, bool) {
+	p = strings.TrimPrefix(p, ".")
+	if p == "" {
+		return segment{}, "", false
+	}
+	if p[0] == '[' {
+		for i := 1; i < len(p); i++ {
+			if p[i] == ']' && (i+1 == len(p) || p[i+1] == '.' || p[i+1] == '[') {
+				name := p[1:i]
+				if n, err := strconv.Atoi(name); err == nil && n >= 0 && name == strconv.Itoa(n) {
+					return segment{name: name, index: n, isIndex: true}, p[i+1:], true
+				}
+				return segment{name: name}, p[i+1:], true
+			}
+		}
+		return segment{name: p[1:]}, "", true
+	}
+	i := strings.IndexAny(p, ".[")
+	if i < 0 {
+		return segment{name: p}, "", true
+	}
+	return segment{name: p[:i]}, p[i:], true
+}
+
+// find follows path from n: the node it leads to (for a mapping entry, its key; for a list
+// item, the item) and its value, or the last ones found on the way and false.
+func (t *tree) find(n *yaml.Node, path string) (at, value *yaml.Node, ok bool) {
+	at, value = n, n
+	for budget := 0; ; budget++ {
+		seg, rest, more := nextSegment(path)
+		if !more {
+			return at, value, true
+		}
+		k, v := t.step(deref(value), seg, 0)
+		if k == nil {
+			return at, value, false
+		}
+		at, value, path = k, v, rest
+	}
+}
+
+// step is one step of find: the key and value of seg in mapping n, or the item of a list.
+func (t *tree) step(n *yaml.Node, seg segment, depth int) (key, value *yaml.Node) {
+	if n == nil || depth > 64 {
+		return nil, nil
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		if seg.isIndex && seg.index < len(n.Content) {
+			return n.Content[seg.index], n.Content[seg.index]
+		}
+	case yaml.MappingNode:
+		if i, ok := t.lookup(n, seg.name); ok {
+			return n.Content[i], n.Content[i+1]
+		}
+		// A key a merge brings.
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Tag == "!!merge" {
+				m := deref(n.Content[i+1])
+				if m != nil && m.Kind == yaml.SequenceNode {
+					for _, e := range m.Content {
+						if k, v := t.step(deref(e), seg, depth+1); k != nil {
+							return k, v
+						}
+					}
+				} else if k, v := t.step(m, seg, depth+1); k != nil {
+					return k, v
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// lookup returns the index in n.Content of the last key named name (the one in effect),
+// through an index built once for a large mapping, so that finding many keys of one costs
+// a lookup each.
+func (t *tree) lookup(n *yaml.Node, name string) (int, bool) {
+	if len(n.Content) <= 32 {
+		for i := len(n.Content) - 2; i >= 0; i -= 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == name {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if t.index == nil {
+		t.index = map[*yaml.Node]map[string]int{}
+	}
+	m, ok := t.index[n]
+	if !ok {
+		m = make(map[string]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode {
+				m[k.Value] = i
+			}
+		}
+		t.index[n] = m
+	}
+	i, ok := m[name]
+	return i, ok
+}
+
+// deref follows aliases.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// PositionOf returns the position in the file of the node at path, a field path relative to
+// the document in apimachinery's notation (as field.Path.String renders it:
+// spec.resources.limits[nvidia.com/gpu], items[3].metadata.name): for a mapping entry,
+// the position of its key; for a list item, of the item. For a path that leads nowhere (a
+// missing field), or that yaml.v3 reads otherwise than kubectl, it is the position of the
+// nearest node on the way, or of the document's start.
+//
+// The first call parses the document's text with yaml.v3; each call then costs the length
+// of the path.
+func (d *Document) PositionOf(path string) Position {
+	p, _ := d.locate(path)
+	return p
+}
+
+// locate is Position, and whether the path was found whole.
+func (d *Document) locate(path string) (Position, bool) {
+	t, rest := d.treeOf(path)
+	if t.root == nil {
+		return t.at, false
+	}
+	at, _, ok := t.find(t.root, rest)
+	return t.pos(at), ok
+}
+
+// treeOf returns the tree that holds path, and the path within it: the document's, or,
+// in a long list, the tree of the run of items that holds the item.
+func (d *Document) treeOf(path string) (*tree, string) {
+	if d.long != nil {
+		if rest, ok := strings.CutPrefix(path, "items["); ok {
+			if i := strings.IndexByte(rest, ']'); i > 0 {
+				if n, err := strconv.Atoi(rest[:i]); err == nil {
+					if c, k := d.long.chunkOf(n); c != nil {
+						if c.isJSON {
+							return c.parsed(), rest[i+1:]
+						}
+						return c.parsed(), "[" + strconv.Itoa(k) + "]" + rest[i+1:]
+					}
+				}
+			}
+		}
+	}
+	return d.parsed(), path
+}
+
+// Scalar is a scalar of a document as written.
+type Scalar struct {
+	// Value is its text, after escapes and folding: "yes" for yes, "1" for '1'.
+	Value string
+	// Tag is the tag yaml.v3 resolves (YAML 1.2: !!str, !!int, !!float, !!bool,
+	// !!null, or one written), Quoted reports a quoted scalar, Block a literal or folded
+	// one.
+	Tag           string
+	Quoted, Block bool
+	// Position is where it is.
+	Position
+}
+
+// Scalar returns the scalar at path as written, when there is one there (see PositionOf).
+func (d *Document) Scalar(path string) (Scalar, bool) {
+	t, rest := d.treeOf(path)
+	if t.root == nil {
+		return Scalar{}, false
+	}
+	_, v, ok := t.find(t.root, rest)
+	if v = deref(v); !ok || v == nil || v.Kind != yaml.ScalarNode {
+		return Scalar{}, false
+	}
+	return Scalar{Value: v.Value, Tag: v.Tag, Quoted: v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0,
+		Block: v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0, Position: t.pos(v)}, true
+}
+
+// Duplicate is a key set twice in one mapping.
+type Duplicate struct {
+	// Path is where the mapping is, from the document: keys and list indexes.
+	Path []PathStep
+	// Key is the key as written; Merge reports two merge keys (<<), which both apply.
+	Key   string
+	Merge bool
+	// At is the later key, First the earlier.
+	At, First Position
+}
+
+// PathStep is a step of a Duplicate's path: a key, or a list index.
+type PathStep struct {
+	Key     string
+	Index   int
+	IsIndex bool
+}
+
+// Duplicates returns the keys set twice in a mapping of the document, in order, when
+// HasDuplicates reports some, or when the document holds more than one merge key (which a
+// mapping may then hold twice), as yaml.v3 finds them: keys of the same text and tag.
+func (d *Document) Duplicates() []Duplicate {
+	if d.long != nil {
+		var out []Duplicate
+		for _, c := range d.long.chunks {
+			if !c.dups {
+				continue
+			}
+			for _, dup := range duplicates(c.parsed()) {
+				if c.isJSON {
+					dup.Path = append([]PathStep{{Key: "items"}, {Index: c.first, IsIndex: true}}, dup.Path...)
+				} else if len(dup.Path) > 0 && dup.Path[0].IsIndex {
+					dup.Path[0].Index += c.first
+					dup.Path = append([]PathStep{{Key: "items"}}, dup.Path...)
+				}
+				out = append(out, dup)
+			}
+		}
+		return out
+	}
+	if !d.dups && bytes.Count(d.text, []byte("<<")) < 2 {
+		return nil
+	}
+	return duplicates(d.parsed())
+}
+
+// duplicates finds the keys set twice in the mappings of t.
+func duplicates(t *tree) []Duplicate {
+	if t.root == nil {
+		return nil
+	}
+	var out []Duplicate
+	var path []PathStep
+	seen := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n == nil || seen[n] || len(path) > 1000 {
+			return
+		}
+		seen[n] = true
+		switch n.Kind {
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				path = append(path, PathStep{Index: i, IsIndex: true})
+				walk(c)
+				path = path[:len(path)-1]
+			}
+		case yaml.MappingNode:
+			type key struct{ tag, value string }
+			first := map[key]*yaml.Node{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind == yaml.ScalarNode {
+					id := key{k.Tag, k.Value}
+					if f, ok := first[id]; ok {
+						out = append(out, Duplicate{Path: append([]PathStep(nil), path...), Key: k.Value,
+							Merge: k.Tag == "!!merge", At: t.pos(k), First: t.pos(f)})
+					} else {
+						first[id] = k
+					}
+				}
+				path = append(path, PathStep{Key: k.Value})
+				walk(n.Content[i+1])
+				path = path[:len(path)-1]
+			}
+		}
+	}
+	walk(t.root)
+	return out
+}
