@@ -39,12 +39,12 @@ type long struct {
 
 // chunk is a run of items of a long list.
 type chunk struct {
-	text  []byte   // YAML: the lines of the run; JSON: one item
-	at    Position // where text starts
-	first int      // the index of its first item
-	count int
-	json  []byte // its value: a JSON list of the items (YAML), or the item (JSON)
-	dups  bool
+	text   []byte   // YAML: the lines of the run; JSON: one item
+	at     Position // where text starts
+	first  int      // the index of its first item
+	count  int
+	json   []byte // its value: a JSON list of the items (YAML), or the item (JSON)
+	dups   bool
 	isJSON bool
 
 	treeOnce sync.Once

@@ -18,8 +18,8 @@ import (
 type tree struct {
 	root    *yaml.Node // the content of the document, nil when it cannot be parsed
 	err     error
-	errLine int        // the line yaml.v3's error names, in the text, or 1
-	at      Position   // where the text starts in the file
+	errLine int      // the line yaml.v3's error names, in the text, or 1
+	at      Position // where the text starts in the file
 	index   map[*yaml.Node]map[string]int
 }
 
