@@ -19,16 +19,18 @@ import (
 //	lint
 //	manifest
 //	resolve, validate, fit
+//	workload, cluster
 //	instancetype, selector
 //	quantity
 //
-// quantity and selector know nothing of the others; fit (the check of placements against
+// quantity and selector know nothing of the others; workload and cluster (plain data
+// types) know nothing of the packages that use them; fit (the check of placements against
 // nodes) knows neither resolve nor validate, so that the command wires them together.
 
 const module = "github.com/amlarc-go/instancetypes"
 
 // corePackages are the packages below the command, relative to the module.
-var corePackages = []string{"instancetype", "quantity", "selector", "validate", "resolve", "manifest", "fit", "lint"}
+var corePackages = []string{"instancetype", "quantity", "selector", "workload", "cluster", "validate", "resolve", "manifest", "fit", "lint"}
 
 // forbiddenModules are modules no core package may depend on, in its code or in its tests.
 var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runtime", "k8s.io/api"}
@@ -37,9 +39,11 @@ var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runt
 // depend on, directly or through another package. Only the package's own code counts: an
 // external test package (package validate_test) may import anything.
 var mustNotDependOn = map[string][]string{
-	"quantity":     {"instancetype", "selector", "validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"selector":     {"instancetype", "quantity", "validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"instancetype": {"validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"quantity":     {"instancetype", "selector", "workload", "cluster", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"selector":     {"instancetype", "quantity", "workload", "cluster", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"instancetype": {"workload", "cluster", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"workload":     {"cluster", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"cluster":      {"workload", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
 	"resolve":      {"validate", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
 	"validate":     {"manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
 	"manifest":     {"lint", "internal/cli", "cmd/instancetype", "examples"},

@@ -10,9 +10,13 @@
 //   - quantity: Kubernetes resource quantities ("100m", "2Gi"), parsed exactly as
 //     apimachinery parses them, without allocating and many times faster.
 //   - selector: node selectors as label maps: Merge, IsSubset, Matches, label validation.
+//   - workload: the plain data of an Azure ML workload (an online deployment or a job on a
+//     compute target), which the decoders fill in and resolve and validate read.
+//   - cluster: the plain data of a cluster's nodes, their taints and a pod's tolerations.
 //   - validate: every documented rule, as field.ErrorLists with precise paths.
 //   - resolve: the catalog of instance types with its built-in default, and what a
-//     workload really gets: instance type, merged node selector, requests and limits.
+//     workload really gets: instance type, merged node selector, requests and limits;
+//     Options, the extension's node selector, which validate takes too.
 //   - fit: whether a placement fits some node of the cluster, and why not.
 //   - manifest: YAML and JSON files read as kubectl reads them, with the line of every
 //     field; Azure ML workloads recognised by their shape.

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
@@ -16,7 +17,7 @@ type benchPool struct {
 	name, size string
 	permille   int // share of the nodes
 	alloc      map[instancetype.ResourceName]quantity.Quantity
-	taints     []fit.Taint
+	taints     []cluster.Taint
 	labels     []string // beyond those every node has
 }
 
@@ -26,9 +27,9 @@ var benchPools = []benchPool{
 	{"cpud32", "Standard_D32ds_v5", 200, res("cpu", "31580m", "memory", "120308820Ki", "pods", "110", "ephemeral-storage", "119703055367"), nil, nil},
 	{"meme32", "Standard_E32ds_v5", 150, res("cpu", "31580m", "memory", "245231824Ki", "pods", "110", "ephemeral-storage", "119703055367"), nil, []string{"workload=memory"}},
 	{"gput4", "Standard_NC4as_T4_v3", 100, res("cpu", "3860m", "memory", "23350004Ki", "pods", "110", "nvidia.com/gpu", "1"), nil, []string{"accelerator=nvidia", "kubernetes.azure.com/accelerator=nvidia"}},
-	{"gpua100", "Standard_NC24ads_A100_v4", 60, res("cpu", "23660m", "memory", "214085516Ki", "pods", "110", "nvidia.com/gpu", "1"), []fit.Taint{{Key: "sku", Value: "gpu", Effect: fit.NoSchedule}}, []string{"accelerator=nvidia", "kubernetes.azure.com/accelerator=nvidia"}},
-	{"gpund96", "Standard_ND96asr_v4", 20, res("cpu", "95190m", "memory", "885Gi", "pods", "110", "nvidia.com/gpu", "8"), []fit.Taint{{Key: "sku", Value: "gpu", Effect: fit.NoSchedule}}, []string{"accelerator=nvidia", "kubernetes.azure.com/accelerator=nvidia"}},
-	{"spotd16", "Standard_D16ds_v5", 158, res("cpu", "15740m", "memory", "59364472Ki", "pods", "110"), []fit.Taint{{Key: "kubernetes.azure.com/scalesetpriority", Value: "spot", Effect: fit.NoSchedule}}, []string{"kubernetes.azure.com/scalesetpriority=spot"}},
+	{"gpua100", "Standard_NC24ads_A100_v4", 60, res("cpu", "23660m", "memory", "214085516Ki", "pods", "110", "nvidia.com/gpu", "1"), []cluster.Taint{{Key: "sku", Value: "gpu", Effect: cluster.NoSchedule}}, []string{"accelerator=nvidia", "kubernetes.azure.com/accelerator=nvidia"}},
+	{"gpund96", "Standard_ND96asr_v4", 20, res("cpu", "95190m", "memory", "885Gi", "pods", "110", "nvidia.com/gpu", "8"), []cluster.Taint{{Key: "sku", Value: "gpu", Effect: cluster.NoSchedule}}, []string{"accelerator=nvidia", "kubernetes.azure.com/accelerator=nvidia"}},
+	{"spotd16", "Standard_D16ds_v5", 158, res("cpu", "15740m", "memory", "59364472Ki", "pods", "110"), []cluster.Taint{{Key: "kubernetes.azure.com/scalesetpriority", Value: "spot", Effect: cluster.NoSchedule}}, []string{"kubernetes.azure.com/scalesetpriority=spot"}},
 	{"armd16", "Standard_D16pds_v5", 20, res("cpu", "15740m", "memory", "59364472Ki", "pods", "110"), nil, []string{"kubernetes.io/arch=arm64"}},
 }
 
@@ -36,8 +37,8 @@ var benchPools = []benchPool{
 // node (a unique hostname, a zone, the pool, the VM size, an image version that differs
 // between the halves of a pool in mid-upgrade), one node in 97 cordoned and one in 211
 // not ready.
-func benchCluster(n int) []fit.Node {
-	nodes := make([]fit.Node, 0, n)
+func benchCluster(n int) []cluster.Node {
+	nodes := make([]cluster.Node, 0, n)
 	for pi, p := range benchPools {
 		count := n * p.permille / 1000
 		if pi == len(benchPools)-1 {
@@ -75,13 +76,13 @@ func benchCluster(n int) []fit.Node {
 			for k, v := range sel(p.labels...) {
 				l[k] = v
 			}
-			x := fit.Node{Name: name, Labels: l, Allocatable: p.alloc, Taints: p.taints}
+			x := cluster.Node{Name: name, Labels: l, Allocatable: p.alloc, Taints: p.taints}
 			switch k := len(nodes); {
 			case k%97 == 96:
 				x.Unschedulable = true
-				x.Taints = append(x.Taints[:len(x.Taints):len(x.Taints)], fit.Taint{Key: "node.kubernetes.io/unschedulable", Effect: fit.NoSchedule})
+				x.Taints = append(x.Taints[:len(x.Taints):len(x.Taints)], cluster.Taint{Key: "node.kubernetes.io/unschedulable", Effect: cluster.NoSchedule})
 			case k%211 == 210:
-				x.Taints = append(x.Taints[:len(x.Taints):len(x.Taints)], fit.Taint{Key: "node.kubernetes.io/not-ready", Effect: fit.NoExecute})
+				x.Taints = append(x.Taints[:len(x.Taints):len(x.Taints)], cluster.Taint{Key: "node.kubernetes.io/not-ready", Effect: cluster.NoExecute})
 			}
 			nodes = append(nodes, x)
 		}
@@ -194,7 +195,7 @@ func BenchmarkNewIndex(b *testing.B) {
 }
 
 // retained returns the heap an index of nodes keeps alive, measured after collections.
-func retained(nodes []fit.Node) int64 {
+func retained(nodes []cluster.Node) int64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.GC()

@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/selector"
 )
@@ -57,7 +58,7 @@ func TestAppendCandidatesOfNothing(t *testing.T) {
 	if got := ix.AppendCandidates(nil, fit.Demand{}); got != nil {
 		t.Errorf("nil index: %v", got)
 	}
-	ix = fit.NewIndex([]fit.Node{{Name: "a", Labels: map[string]string{"pool": "x"}}})
+	ix = fit.NewIndex([]cluster.Node{{Name: "a", Labels: map[string]string{"pool": "x"}}})
 	if got := ix.AppendCandidates(nil, fit.Demand{NodeSelector: map[string]string{"pool": "y"}}); len(got) != 0 {
 		t.Errorf("no node carries pool=y: %v", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
@@ -47,7 +48,7 @@ const MaxNamed = 3
 // TaintGroup is a set of excluding taints and the matching nodes that carry exactly these.
 type TaintGroup struct {
 	// Taints are the first MaxNamed of the taints, by key; MoreTaints counts the others.
-	Taints     []Taint
+	Taints     []cluster.Taint
 	MoreTaints int
 	// Nodes counts the matching nodes whose NoSchedule and NoExecute taints are these;
 	// Names holds the first MaxNamed of them, by name.
@@ -222,7 +223,7 @@ func (ix *Index) AppendCandidates(dst []int, d Demand) []int {
 }
 
 // countDense counts the nodes in every bitset of lists (all dense), class by class.
-func (ix *Index) countDense(r *Result, lists []int32, reqs []req, tols []Toleration) {
+func (ix *Index) countDense(r *Result, lists []int32, reqs []req, tols []cluster.Toleration) {
 	var offBuf [inline]int
 	offs := offBuf[:0]
 	for _, pi := range lists {
@@ -262,7 +263,7 @@ func (ix *Index) countRange(offs []int, lo, hi int) int {
 
 // countSparse walks the first list (sparse, the shortest) and counts the nodes the other
 // lists hold too.
-func (ix *Index) countSparse(r *Result, lists []int32, reqs []req, tols []Toleration) {
+func (ix *Index) countSparse(r *Result, lists []int32, reqs []req, tols []cluster.Toleration) {
 	var curBuf [inline]int
 	cursors := curBuf[:0]
 	for range lists {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
@@ -12,12 +13,12 @@ import (
 
 // baseCluster is a small cluster of four pools: two system nodes, three cpu nodes (one
 // cordoned), two tainted V100 nodes and one untainted T4 node.
-func baseCluster() []fit.Node {
+func baseCluster() []cluster.Node {
 	system := res("cpu", "3860m", "memory", "12Gi", "pods", "110")
 	cpu := res("cpu", "15740m", "memory", "56Gi", "pods", "110")
 	v100 := res("cpu", "23660m", "memory", "200Gi", "pods", "110", "nvidia.com/gpu", "4")
 	t4 := res("cpu", "3860m", "memory", "24Gi", "pods", "110", "nvidia.com/gpu", "1")
-	return []fit.Node{
+	return []cluster.Node{
 		node("sys-0", "system", system, "zone=1"),
 		node("sys-1", "system", system, "zone=2"),
 		node("cpu-0", "cpu", cpu, "zone=1"),
@@ -31,7 +32,7 @@ func baseCluster() []fit.Node {
 
 var checkTests = []struct {
 	name   string
-	nodes  []fit.Node // nil: baseCluster
+	nodes  []cluster.Node // nil: baseCluster
 	demand fit.Demand
 	want   counts
 	errs   []finding
@@ -102,7 +103,7 @@ var checkTests = []struct {
 	},
 	{
 		name: "nearest miss: of equal subsets carried by as many nodes, the one with the first key",
-		nodes: []fit.Node{
+		nodes: []cluster.Node{
 			node("x", "p", nil, "a=1", "d=1"),
 			node("y", "p", nil, "b=1", "c=1"),
 		},
@@ -121,7 +122,7 @@ var checkTests = []struct {
 		want:   counts{Matching: 2, Tainted: 2, WouldFit: 2},
 		errs:   []finding{invalid("spec.nodeSelector")},
 		check: func(t *testing.T, r fit.Result) {
-			want := []fit.TaintGroup{{Taints: []fit.Taint{skuGPU}, Nodes: 2, Names: []string{"gpu-0", "gpu-1"}}}
+			want := []fit.TaintGroup{{Taints: []cluster.Taint{skuGPU}, Nodes: 2, Names: []string{"gpu-0", "gpu-1"}}}
 			if diff := diffResults(fit.Result{TaintGroups: r.TaintGroups}, fit.Result{TaintGroups: want}); diff != "" {
 				t.Error(diff)
 			}
@@ -191,7 +192,7 @@ var checkTests = []struct {
 	},
 	{
 		name: "each request covered by some candidate, none covers both",
-		nodes: []fit.Node{
+		nodes: []cluster.Node{
 			node("many-cores", "a", res("cpu", "16", "memory", "8Gi")),
 			node("much-memory", "b", res("cpu", "2", "memory", "64Gi")),
 			node("both", "c", res("cpu", "16", "memory", "64Gi")),
@@ -201,7 +202,7 @@ var checkTests = []struct {
 	},
 	{
 		name: "each request covered by some candidate, none covers both: at the tightest",
-		nodes: []fit.Node{
+		nodes: []cluster.Node{
 			node("many-cores", "a", res("cpu", "16", "memory", "8Gi")),
 			node("many-cores-2", "a", res("cpu", "16", "memory", "8Gi")),
 			node("much-memory", "b", res("cpu", "2", "memory", "64Gi")),
@@ -212,17 +213,17 @@ var checkTests = []struct {
 	},
 	{
 		name: "PreferNoSchedule and unknown effects exclude nothing",
-		nodes: []fit.Node{
-			tainted(node("soft", "a", res("cpu", "2")), fit.Taint{Key: "soft", Effect: fit.PreferNoSchedule}),
-			tainted(node("odd", "a", res("cpu", "2")), fit.Taint{Key: "odd", Effect: "Bogus"}, fit.Taint{Key: "none"}),
-			tainted(node("hard", "a", res("cpu", "2")), fit.Taint{Key: "hard", Effect: fit.NoExecute}),
+		nodes: []cluster.Node{
+			tainted(node("soft", "a", res("cpu", "2")), cluster.Taint{Key: "soft", Effect: cluster.PreferNoSchedule}),
+			tainted(node("odd", "a", res("cpu", "2")), cluster.Taint{Key: "odd", Effect: "Bogus"}, cluster.Taint{Key: "none"}),
+			tainted(node("hard", "a", res("cpu", "2")), cluster.Taint{Key: "hard", Effect: cluster.NoExecute}),
 		},
 		demand: fit.Demand{Requests: res("cpu", "1")},
 		want:   counts{Matching: 3, Candidates: 2, Fits: 2, Tainted: 1, WouldFit: 1},
 	},
 	{
 		name: "a node both cordoned and tainted counts as cordoned",
-		nodes: []fit.Node{
+		nodes: []cluster.Node{
 			cordoned(tainted(node("x", "a", res("cpu", "2")), skuGPU)),
 		},
 		demand: fit.Demand{Requests: res("cpu", "1")},
@@ -231,7 +232,7 @@ var checkTests = []struct {
 	},
 	{
 		name: "duplicate names: the last definition is in effect",
-		nodes: []fit.Node{
+		nodes: []cluster.Node{
 			node("x", "a", res("cpu", "8")),
 			node("y", "a", res("cpu", "1")),
 			node("x", "a", res("cpu", "1")),
@@ -243,11 +244,11 @@ var checkTests = []struct {
 	},
 	{
 		name: "odd nodes: nil maps, no name, no status, zero quantities",
-		nodes: []fit.Node{
+		nodes: []cluster.Node{
 			{},
 			{Name: "no-status", Labels: map[string]string{"agentpool": "a"}},
 			{Name: "", Labels: map[string]string{"agentpool": "a"}, Allocatable: res("cpu", "0", "memory", "0")},
-			{Name: "zero-taint", Taints: []fit.Taint{{}}, Allocatable: map[instancetype.ResourceName]quantity.Quantity{}},
+			{Name: "zero-taint", Taints: []cluster.Taint{{}}, Allocatable: map[instancetype.ResourceName]quantity.Quantity{}},
 		},
 		demand: fit.Demand{Requests: res("cpu", "1")},
 		want:   counts{Matching: 4, Candidates: 4},
@@ -256,13 +257,13 @@ var checkTests = []struct {
 	},
 	{
 		name:   "odd nodes: nothing requested fits a node without status",
-		nodes:  []fit.Node{{Name: "no-status"}},
+		nodes:  []cluster.Node{{Name: "no-status"}},
 		demand: fit.Demand{},
 		want:   counts{Matching: 1, Candidates: 1, Fits: 1},
 	},
 	{
 		name:   "no nodes at all",
-		nodes:  []fit.Node{},
+		nodes:  []cluster.Node{},
 		demand: fit.Demand{Requests: res("cpu", "1")},
 		errs:   []finding{invalid("spec.nodeSelector")},
 	},
@@ -331,7 +332,7 @@ func TestNewIndexKeepsNoReferences(t *testing.T) {
 		nodes[i].Allocatable["cpu"] = quantity.MustParse("1m")
 		nodes[i].Unschedulable = true
 		for j := range nodes[i].Taints {
-			nodes[i].Taints[j].Effect = fit.NoExecute
+			nodes[i].Taints[j].Effect = cluster.NoExecute
 		}
 		nodes[i].Name = "renamed"
 	}
@@ -345,30 +346,9 @@ func TestNewIndexKeepsNoReferences(t *testing.T) {
 }
 
 func TestLen(t *testing.T) {
-	nodes := append(baseCluster(), fit.Node{Name: "sys-0"}, fit.Node{}, fit.Node{})
+	nodes := append(baseCluster(), cluster.Node{Name: "sys-0"}, cluster.Node{}, cluster.Node{})
 	if got, want := fit.NewIndex(nodes).Len(), len(baseCluster())+2; got != want {
 		t.Errorf("Len() = %d; want %d (a duplicate name replaces, nameless nodes are kept)", got, want)
-	}
-}
-
-func TestTaint(t *testing.T) {
-	for _, tc := range []struct {
-		t        fit.Taint
-		excludes bool
-		text     string
-	}{
-		{fit.Taint{Key: "sku", Value: "gpu", Effect: fit.NoSchedule}, true, "sku=gpu:NoSchedule"},
-		{fit.Taint{Key: "node.kubernetes.io/not-ready", Effect: fit.NoExecute}, true, "node.kubernetes.io/not-ready:NoExecute"},
-		{fit.Taint{Key: "spot", Value: "true", Effect: fit.PreferNoSchedule}, false, "spot=true:PreferNoSchedule"},
-		{fit.Taint{Key: "x", Effect: "noschedule"}, false, "x:noschedule"},
-		{fit.Taint{}, false, ":"},
-	} {
-		if got := tc.t.Excludes(); got != tc.excludes {
-			t.Errorf("%+v.Excludes() = %v; want %v", tc.t, got, tc.excludes)
-		}
-		if got := tc.t.String(); got != tc.text {
-			t.Errorf("%+v.String() = %q; want %q", tc.t, got, tc.text)
-		}
 	}
 }
 
@@ -379,7 +359,7 @@ func TestNearestMissOfALargeSelector(t *testing.T) {
 	for i := range ps {
 		ps[i] = fmt.Sprintf("k%03d=v", i)
 	}
-	nodes := []fit.Node{
+	nodes := []cluster.Node{
 		{Name: "c", Labels: sel(ps[10:15]...)},                               // 5 pairs
 		{Name: "b", Labels: sel(ps[70:75]...), Allocatable: res("cpu", "1")}, // 5 pairs, first by name, numbered after c (another class)
 		{Name: "d", Labels: sel(ps[70:75]...)},                               // the same 5
@@ -407,9 +387,9 @@ func TestNearestMissOfALargeSelector(t *testing.T) {
 // selector of the walk is checked against the naive scan.
 func TestSparseIntersections(t *testing.T) {
 	const n = 2000
-	nodes := make([]fit.Node, n)
+	nodes := make([]cluster.Node, n)
 	for i := range nodes {
-		x := fit.Node{
+		x := cluster.Node{
 			Name: fmt.Sprintf("n%04d", i),
 			Labels: map[string]string{
 				"a": fmt.Sprint(i % 50), // 40 nodes each: sorted lists
@@ -420,7 +400,7 @@ func TestSparseIntersections(t *testing.T) {
 			Unschedulable: i%13 == 0,
 		}
 		if i%11 == 0 {
-			x.Taints = []fit.Taint{skuGPU}
+			x.Taints = []cluster.Taint{skuGPU}
 		}
 		nodes[i] = x
 	}

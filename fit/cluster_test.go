@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
@@ -33,9 +34,9 @@ type v1NodeList struct {
 			Labels map[string]string `json:"labels"`
 		} `json:"metadata"`
 		Spec struct {
-			ProviderID    string      `json:"providerID"`
-			Unschedulable bool        `json:"unschedulable"`
-			Taints        []fit.Taint `json:"taints"`
+			ProviderID    string          `json:"providerID"`
+			Unschedulable bool            `json:"unschedulable"`
+			Taints        []cluster.Taint `json:"taints"`
 		} `json:"spec"`
 		Status struct {
 			Capacity    map[string]string `json:"capacity"`
@@ -49,7 +50,7 @@ type v1NodeList struct {
 
 // readCluster decodes the example cluster into nodes, failing the test on anything odd:
 // the file is ours and must be a clean kubectl listing.
-func readCluster(t *testing.T) []fit.Node {
+func readCluster(t *testing.T) []cluster.Node {
 	t.Helper()
 	data, err := os.ReadFile(clusterFile)
 	if err != nil {
@@ -62,7 +63,7 @@ func readCluster(t *testing.T) []fit.Node {
 	if list.APIVersion != "v1" || list.Kind != "List" {
 		t.Fatalf("%s: apiVersion %q kind %q; want v1 List", clusterFile, list.APIVersion, list.Kind)
 	}
-	var nodes []fit.Node
+	var nodes []cluster.Node
 	for i, it := range list.Items {
 		if it.APIVersion != "v1" || it.Kind != "Node" || it.Metadata.Name == "" || it.Spec.ProviderID == "" || it.Status.NodeInfo.KubeletVersion == "" {
 			t.Fatalf("%s: items[%d] is not a whole v1 Node: %+v", clusterFile, i, it)
@@ -70,7 +71,7 @@ func readCluster(t *testing.T) []fit.Node {
 		if got := it.Metadata.Labels["kubernetes.io/hostname"]; got != it.Metadata.Name {
 			t.Errorf("%s: node %s has kubernetes.io/hostname %q", clusterFile, it.Metadata.Name, got)
 		}
-		x := fit.Node{
+		x := cluster.Node{
 			Name:          it.Metadata.Name,
 			Labels:        it.Metadata.Labels,
 			Allocatable:   map[instancetype.ResourceName]quantity.Quantity{},

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
@@ -21,7 +22,7 @@ type Demand struct {
 	// one of them tolerates does not exclude it (a cordoned node stays excluded). Nil
 	// tolerates nothing. For an Azure ML workload, see Workload; Check and
 	// AppendCandidates only read it.
-	Tolerations []Toleration
+	Tolerations []cluster.Toleration
 }
 
 // DemandOf returns the demand of a placement with the effective selector sel and the

@@ -1,6 +1,7 @@
 // Package fit checks whether a placement — the effective node selector and resource
 // requests of an instance type or a workload — can land on some node of a cluster, given
-// the cluster's nodes as `kubectl get nodes -o yaml` shows them. It finds before run time
+// the cluster's nodes as `kubectl get nodes -o yaml` shows them (package cluster's
+// [cluster.Node], with its taints, and the pod's tolerations). It finds before run time
 // what Azure Machine Learning reports only when a job starts ("the instance type defined
 // resource requirement has exceeded the node size") or never (pods pending because no node
 // carries the labels of the merged selector), and says why.
@@ -24,7 +25,7 @@
 //     value (selector.Matches). An empty S matches every node.
 //   - A matching node is a candidate when it is schedulable (spec.unschedulable is not set)
 //     and carries no taint whose effect is NoSchedule or NoExecute that the demand's
-//     Tolerations do not tolerate (by Kubernetes' rule, [Toleration.Tolerates]).
+//     Tolerations do not tolerate (by Kubernetes' rule, [cluster.Toleration.Tolerates]).
 //     PreferNoSchedule, and effects Kubernetes does not know, exclude nothing. A cordoned
 //     node counts as cordoned whatever its taints and tolerations (cordoning adds
 //     node.kubernetes.io/unschedulable:NoSchedule).
@@ -106,7 +107,8 @@
 // with the values those nodes give each key they lack, the closest to the selector's value
 // first, so that a typo shows. Lists name at most [MaxNamed] items and count the rest; user
 // text is printed bare when it has the characters of labels only, quoted otherwise, and cut
-// at [MaxTextLen] bytes, so that no input makes a large message.
+// at 256 bytes (validate.MaxValueLen, the limit of every package), so that no input makes
+// a large message.
 //
 // # Cost
 //

@@ -26,8 +26,8 @@ import (
 //
 // The messages name the excluded matching nodes (MaxNamed of each kind, with the counts),
 // so that a reader sees why a node that looks right is not used. User text is printed bare
-// when it has the characters of labels and names only, quoted otherwise, and cut at
-// MaxTextLen bytes. A nil requestPath reports shortfalls at selectorPath.
+// when it has the characters of labels and names only, quoted otherwise, and cut at 256
+// bytes. A nil requestPath reports shortfalls at selectorPath.
 func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.ResourceName) *field.Path) field.ErrorList {
 	if r.Fits > 0 {
 		return nil
@@ -126,7 +126,7 @@ func (r Result) Errors(selectorPath *field.Path, requestPath func(instancetype.R
 }
 
 // selectorValue is the bad value of a selector finding: the selector as k=v,k=v, cut at
-// MaxTextLen bytes; no value for an empty selector.
+// maxTextLen bytes; no value for an empty selector.
 func (r Result) selectorValue() any {
 	if len(r.Selector) == 0 {
 		return field.OmitValueType{}

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 )
@@ -15,7 +16,7 @@ import (
 // of wording shows here.
 var messageTests = []struct {
 	name   string
-	nodes  []fit.Node // nil: baseCluster
+	nodes  []cluster.Node // nil: baseCluster
 	demand fit.Demand
 	want   string
 }{
@@ -43,12 +44,12 @@ var messageTests = []struct {
 		name:   "excluded both ways",
 		demand: fit.Demand{NodeSelector: sel("zone=3"), Requests: res("memory", "32Gi")},
 		nodes: append(baseCluster()[:5:5],
-			tainted(node("gpu-3", "gpu", res("memory", "200Gi"), "zone=3"), skuGPU, fit.Taint{Key: "b", Effect: fit.NoExecute})),
+			tainted(node("gpu-3", "gpu", res("memory", "200Gi"), "zone=3"), skuGPU, cluster.Taint{Key: "b", Effect: cluster.NoExecute})),
 		want: `spec.nodeSelector: Invalid value: "zone=3": both matching nodes are excluded: 1 by taints (b:NoExecute,sku=gpu:NoSchedule on gpu-3) and 1 by cordoning (cpu-2); both would fit`,
 	},
 	{
 		name:   "memory shortfall, with the amount in Gi",
-		nodes:  []fit.Node{node("aks-cpu-0", "cpu", res("memory", "59364472Ki")), cordoned(node("aks-cpu-1", "cpu", res("memory", "64Gi")))},
+		nodes:  []cluster.Node{node("aks-cpu-0", "cpu", res("memory", "59364472Ki")), cordoned(node("aks-cpu-1", "cpu", res("memory", "64Gi")))},
 		demand: fit.Demand{Requests: res("cpu", "0", "memory", "64Gi")},
 		want:   `spec.resources.requests[memory]: Invalid value: "64Gi": no candidate node has that much memory allocatable: the largest is 59364472Ki (about 56.6Gi), on aks-cpu-0; 1 more matching node is cordoned (aks-cpu-1), and it would fit`,
 	},
@@ -59,7 +60,7 @@ var messageTests = []struct {
 	},
 	{
 		name: "requests covered apart",
-		nodes: []fit.Node{
+		nodes: []cluster.Node{
 			node("many-cores", "a", res("cpu", "16", "memory", "8Gi", "pods", "110")),
 			node("much-memory", "b", res("cpu", "2", "memory", "64Gi", "pods", "110")),
 		},
@@ -68,7 +69,7 @@ var messageTests = []struct {
 	},
 	{
 		name:   "no nodes",
-		nodes:  []fit.Node{},
+		nodes:  []cluster.Node{},
 		demand: fit.Demand{},
 		want:   `spec.nodeSelector: Invalid value: no node matches: there are no nodes`,
 	},
@@ -103,7 +104,7 @@ func TestMemoryAmounts(t *testing.T) {
 		{"7000Pi", "the largest is 7000Pi,"},
 		{"1099511627775", "the largest is 1099511627775 (about 1023.9Gi)"}, // rounded down, never up to 1Ti
 	} {
-		nodes := []fit.Node{node("x", "a", res("memory", tc.alloc))}
+		nodes := []cluster.Node{node("x", "a", res("memory", tc.alloc))}
 		errs := fit.NewIndex(nodes).Check(fit.Demand{Requests: res("memory", "7Ei")}).Errors(selectorPath, requestPath)
 		if len(errs) != 1 || !strings.Contains(errs[0].Detail, tc.want) {
 			t.Errorf("allocatable %s: %v; want %q in it", tc.alloc, errs, tc.want)
@@ -120,11 +121,11 @@ func TestHostileTextIsBounded(t *testing.T) {
 	for i := range 1000 {
 		hostileSel[fmt.Sprintf("k%d%s", i, huge[:1000])] = huge[:5000]
 	}
-	var nodes []fit.Node
+	var nodes []cluster.Node
 	for i := range 10 {
 		x := node(fmt.Sprintf("%s-%d", huge, i), "a", res("cpu", "1"), "tricky="+tricky)
 		x.Labels[huge] = fmt.Sprintf("%d%s", i, huge)
-		nodes = append(nodes, tainted(x, fit.Taint{Key: huge, Value: huge, Effect: fit.NoSchedule}, fit.Taint{Key: tricky, Effect: fit.NoExecute}))
+		nodes = append(nodes, tainted(x, cluster.Taint{Key: huge, Value: huge, Effect: cluster.NoSchedule}, cluster.Taint{Key: tricky, Effect: cluster.NoExecute}))
 	}
 	nodes = append(nodes, cordoned(node(tricky, "a", res("cpu", "1"))), node(huge, "a", res("cpu", "1")))
 	ix := fit.NewIndex(nodes)

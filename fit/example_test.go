@@ -5,13 +5,14 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
 // exampleNode is a node of pool with the allocatable cpu, memory and GPUs given.
-func exampleNode(name, pool, cpu, memory, gpus string) fit.Node {
+func exampleNode(name, pool, cpu, memory, gpus string) cluster.Node {
 	alloc := map[instancetype.ResourceName]quantity.Quantity{
 		instancetype.ResourceCPU:    quantity.MustParse(cpu),
 		instancetype.ResourceMemory: quantity.MustParse(memory),
@@ -19,7 +20,7 @@ func exampleNode(name, pool, cpu, memory, gpus string) fit.Node {
 	if gpus != "" {
 		alloc[instancetype.ResourceNvidiaGPU] = quantity.MustParse(gpus)
 	}
-	return fit.Node{
+	return cluster.Node{
 		Name:        name,
 		Labels:      map[string]string{"agentpool": pool, "kubernetes.io/hostname": name},
 		Allocatable: alloc,
@@ -30,10 +31,10 @@ func exampleNode(name, pool, cpu, memory, gpus string) fit.Node {
 // tainted sku=gpu:NoSchedule: how many nodes each fits, and why not when none.
 func Example() {
 	gpu0 := exampleNode("aks-gpu-0", "gpu", "23660m", "214085516Ki", "1")
-	gpu0.Taints = []fit.Taint{{Key: "sku", Value: "gpu", Effect: fit.NoSchedule}}
+	gpu0.Taints = []cluster.Taint{{Key: "sku", Value: "gpu", Effect: cluster.NoSchedule}}
 	cpu2 := exampleNode("aks-cpu-2", "cpu", "15740m", "59364472Ki", "")
 	cpu2.Unschedulable = true
-	ix := fit.NewIndex([]fit.Node{
+	ix := fit.NewIndex([]cluster.Node{
 		exampleNode("aks-cpu-0", "cpu", "15740m", "59364472Ki", ""),
 		exampleNode("aks-cpu-1", "cpu", "15740m", "59364472Ki", ""),
 		cpu2,
@@ -87,19 +88,19 @@ func Example() {
 // tolerates its taints, as the extension's pods do; one on another compute does not, and a
 // --tolerate of the caller's adds what the reference does not cover.
 func ExampleWorkload() {
-	pool := []fit.Node{{
+	pool := []cluster.Node{{
 		Name:        "aks-gpu-0",
 		Labels:      map[string]string{"agentpool": "gpu"},
 		Allocatable: map[instancetype.ResourceName]quantity.Quantity{"cpu": quantity.MustParse("8"), "memory": quantity.MustParse("32Gi")},
-		Taints: []fit.Taint{
-			{Key: fit.TaintAMLArcWorkload, Value: "true", Effect: fit.NoSchedule},
-			{Key: fit.TaintCompute, Value: "gpu-compute", Effect: fit.NoSchedule},
-			{Key: "sku", Value: "gpu", Effect: fit.NoSchedule},
+		Taints: []cluster.Taint{
+			{Key: fit.TaintAMLArcWorkload, Value: "true", Effect: cluster.NoSchedule},
+			{Key: fit.TaintCompute, Value: "gpu-compute", Effect: cluster.NoSchedule},
+			{Key: "sku", Value: "gpu", Effect: cluster.NoSchedule},
 		},
 	}}
 	ix := fit.NewIndex(pool)
 	d := fit.Demand{NodeSelector: map[string]string{"agentpool": "gpu"}}
-	sku, _ := fit.ParseToleration("sku=gpu:NoSchedule")
+	sku, _ := cluster.ParseToleration("sku=gpu:NoSchedule")
 	for _, compute := range []string{"gpu-compute", "cpu-compute"} {
 		d.Tolerations = append(fit.Workload("", "", compute), sku)
 		fmt.Println(compute, ix.Check(d).Fits)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
@@ -14,7 +15,7 @@ import (
 // of the selector's pairs (lists, shortest first; unused when no node matches). It runs
 // only on that path, and may allocate: its time and memory are linear in the nodes and
 // their labels.
-func (ix *Index) explain(r *Result, sel map[string]string, lists []int32, reqs []req, tols []Toleration) {
+func (ix *Index) explain(r *Result, sel map[string]string, lists []int32, reqs []req, tols []cluster.Toleration) {
 	r.Selector = sortedPairs(sel)
 	if r.Matching == 0 {
 		r.Miss = ix.nearestMiss(r.Selector)
@@ -96,9 +97,9 @@ func (ix *Index) runs(ids []int32, f func(c *class, run []int32)) {
 
 // nameExcluded groups the tainted nodes among ids by the taints that tols do not tolerate,
 // and names the first MaxNamed of each group and of the cordoned nodes.
-func (ix *Index) nameExcluded(r *Result, ids []int32, tols []Toleration) {
+func (ix *Index) nameExcluded(r *Result, ids []int32, tols []cluster.Toleration) {
 	type group struct {
-		taints []Taint
+		taints []cluster.Taint
 		nodes  int
 		first  []int32
 	}
@@ -145,7 +146,7 @@ func (ix *Index) nameExcluded(r *Result, ids []int32, tols []Toleration) {
 	}
 }
 
-func appendTaintsKey(b []byte, ts []Taint) []byte {
+func appendTaintsKey(b []byte, ts []cluster.Taint) []byte {
 	for _, t := range ts {
 		b = appendString(appendString(appendString(b, t.Key), t.Value), t.Effect)
 	}
@@ -170,7 +171,7 @@ func (ix *Index) keepFirst(first []int32, id int32) []int32 {
 }
 
 // shortfalls compares each request with the candidates among ids.
-func (ix *Index) shortfalls(ids []int32, reqs []req, tols []Toleration) []Shortfall {
+func (ix *Index) shortfalls(ids []int32, reqs []req, tols []cluster.Toleration) []Shortfall {
 	out := make([]Shortfall, len(reqs))
 	best := make([]int32, len(reqs)) // the node holding Largest, -1 for none yet
 	for i, rq := range reqs {

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
@@ -39,25 +40,25 @@ func sel(pairs ...string) map[string]string {
 
 // node builds a node of a pool: its name as kubernetes.io/hostname, the pool as agentpool,
 // plus extra labels.
-func node(name, pool string, alloc map[instancetype.ResourceName]quantity.Quantity, extra ...string) fit.Node {
+func node(name, pool string, alloc map[instancetype.ResourceName]quantity.Quantity, extra ...string) cluster.Node {
 	l := sel(extra...)
 	l["kubernetes.io/hostname"] = name
 	l["agentpool"] = pool
 	l["kubernetes.io/os"] = "linux"
-	return fit.Node{Name: name, Labels: l, Allocatable: alloc}
+	return cluster.Node{Name: name, Labels: l, Allocatable: alloc}
 }
 
-func tainted(x fit.Node, ts ...fit.Taint) fit.Node {
+func tainted(x cluster.Node, ts ...cluster.Taint) cluster.Node {
 	x.Taints = append(x.Taints, ts...)
 	return x
 }
 
-func cordoned(x fit.Node) fit.Node {
+func cordoned(x cluster.Node) cluster.Node {
 	x.Unschedulable = true
-	return tainted(x, fit.Taint{Key: "node.kubernetes.io/unschedulable", Effect: fit.NoSchedule})
+	return tainted(x, cluster.Taint{Key: "node.kubernetes.io/unschedulable", Effect: cluster.NoSchedule})
 }
 
-var skuGPU = fit.Taint{Key: "sku", Value: "gpu", Effect: fit.NoSchedule}
+var skuGPU = cluster.Taint{Key: "sku", Value: "gpu", Effect: cluster.NoSchedule}
 
 // The paths the lead's reader passes for an instance type.
 var selectorPath = field.NewPath("spec", "nodeSelector")

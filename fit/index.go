@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
@@ -60,7 +61,7 @@ type class struct {
 	lo, hi   int32
 	alloc    []amount // the nonzero allocatable resources, by resource number
 	cordoned bool
-	taints   []Taint // the NoSchedule and NoExecute taints, sorted, without duplicates
+	taints   []cluster.Taint // the NoSchedule and NoExecute taints, sorted, without duplicates
 }
 
 type amount struct {
@@ -79,7 +80,7 @@ const denseFactor = 32
 // replaces an earlier one in the cluster. Nodes without a name are each kept. NewIndex
 // never fails and never panics: odd nodes (nil maps, no name, zero or negative quantities)
 // are indexed as they are.
-func NewIndex(nodes []Node) *Index {
+func NewIndex(nodes []cluster.Node) *Index {
 	// The nodes kept, in input order: the last of each name.
 	last := make(map[string]int, len(nodes))
 	for i := range nodes {
@@ -221,7 +222,7 @@ func NewIndex(nodes []Node) *Index {
 }
 
 // classOf returns the class of node x, without its range.
-func classOf(x *Node, res map[instancetype.ResourceName]int32) class {
+func classOf(x *cluster.Node, res map[instancetype.ResourceName]int32) class {
 	var c class
 	for name, q := range x.Allocatable {
 		if !q.IsZero() { // a zero amount is the same as a missing one
@@ -240,7 +241,7 @@ func classOf(x *Node, res map[instancetype.ResourceName]int32) class {
 	return c
 }
 
-func compareTaints(a, b Taint) int {
+func compareTaints(a, b cluster.Taint) int {
 	if c := strings.Compare(a.Key, b.Key); c != 0 {
 		return c
 	}
@@ -284,7 +285,7 @@ func (ix *Index) Len() int {
 // excluded reports whether the class's nodes are no candidates for a pod with the
 // tolerations tols: cordoned, or with a taint that excludes and that tols do not tolerate.
 // Check and AppendCandidates both ask it, so that they agree.
-func (c *class) excluded(tols []Toleration) bool {
+func (c *class) excluded(tols []cluster.Toleration) bool {
 	if c.cordoned {
 		return true
 	}
@@ -298,7 +299,7 @@ func (c *class) excluded(tols []Toleration) bool {
 
 // untolerated returns the class's excluding taints that tols do not tolerate: its taints
 // themselves when tols tolerate none of them.
-func (c *class) untolerated(tols []Toleration) []Taint {
+func (c *class) untolerated(tols []cluster.Toleration) []cluster.Taint {
 	n := 0
 	for _, t := range c.taints {
 		if !tolerated(t, tols) {
@@ -308,7 +309,7 @@ func (c *class) untolerated(tols []Toleration) []Taint {
 	if n == len(c.taints) {
 		return c.taints
 	}
-	out := make([]Taint, 0, n)
+	out := make([]cluster.Taint, 0, n)
 	for _, t := range c.taints {
 		if !tolerated(t, tols) {
 			out = append(out, t)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
@@ -15,10 +16,10 @@ import (
 // tested and benchmarked: every check scans every node, and the nearest miss tries every
 // subset of the selector.
 type naive struct {
-	nodes []fit.Node // the nodes kept: the last of each non-empty name, in input order
+	nodes []cluster.Node // the nodes kept: the last of each non-empty name, in input order
 }
 
-func newNaive(nodes []fit.Node) *naive {
+func newNaive(nodes []cluster.Node) *naive {
 	last := map[string]int{}
 	for i, x := range nodes {
 		if x.Name != "" {
@@ -36,24 +37,24 @@ func newNaive(nodes []fit.Node) *naive {
 
 // excludingTaints returns the NoSchedule and NoExecute taints of x that none of tols
 // tolerates, sorted, each once.
-func excludingTaints(x fit.Node, tols []fit.Toleration) []fit.Taint {
-	var ts []fit.Taint
+func excludingTaints(x cluster.Node, tols []cluster.Toleration) []cluster.Taint {
+	var ts []cluster.Taint
 	for _, t := range x.Taints {
-		if (t.Effect == fit.NoSchedule || t.Effect == fit.NoExecute) && !slices.ContainsFunc(tols, func(o fit.Toleration) bool { return naiveTolerates(o, t) }) {
+		if (t.Effect == cluster.NoSchedule || t.Effect == cluster.NoExecute) && !slices.ContainsFunc(tols, func(o cluster.Toleration) bool { return naiveTolerates(o, t) }) {
 			ts = append(ts, t)
 		}
 	}
-	slices.SortFunc(ts, func(a, b fit.Taint) int {
+	slices.SortFunc(ts, func(a, b cluster.Taint) int {
 		return cmp.Or(strings.Compare(a.Key, b.Key), strings.Compare(a.Effect, b.Effect), strings.Compare(a.Value, b.Value))
 	})
 	return slices.Compact(ts)
 }
 
-func allocatable(x fit.Node, name instancetype.ResourceName) quantity.Quantity {
+func allocatable(x cluster.Node, name instancetype.ResourceName) quantity.Quantity {
 	return x.Allocatable[name] // a missing resource is the zero Quantity
 }
 
-func fitsNode(x fit.Node, d fit.Demand) bool {
+func fitsNode(x cluster.Node, d fit.Demand) bool {
 	for name, q := range d.Requests {
 		if q.Sign() > 0 && allocatable(x, name).Cmp(q) < 0 {
 			return false
@@ -63,7 +64,7 @@ func fitsNode(x fit.Node, d fit.Demand) bool {
 }
 
 // carries reports whether x carries every pair of ps.
-func carries(x fit.Node, ps []fit.Pair) bool {
+func carries(x cluster.Node, ps []fit.Pair) bool {
 	for _, p := range ps {
 		if v, ok := x.Labels[p.Key]; !ok || v != p.Value {
 			return false
@@ -132,7 +133,7 @@ func (nv *naive) check(d fit.Demand) fit.Result {
 		}
 	}
 	slices.SortStableFunc(groups, func(a, b fit.TaintGroup) int {
-		return cmp.Or(cmp.Compare(b.Nodes, a.Nodes), slices.CompareFunc(a.Taints, b.Taints, func(x, y fit.Taint) int {
+		return cmp.Or(cmp.Compare(b.Nodes, a.Nodes), slices.CompareFunc(a.Taints, b.Taints, func(x, y cluster.Taint) int {
 			return cmp.Or(strings.Compare(x.Key, y.Key), strings.Compare(x.Effect, y.Effect), strings.Compare(x.Value, y.Value))
 		}))
 	})
@@ -227,7 +228,7 @@ func (nv *naive) nearestMiss(ps []fit.Pair) *fit.Miss {
 		}
 	}
 	m := &fit.Miss{Nodes: bestN}
-	var carriers []fit.Node
+	var carriers []cluster.Node
 	var carried []fit.Pair
 	for _, i := range best {
 		carried = append(carried, ps[i])
@@ -312,7 +313,7 @@ func distance(a, b string) int {
 }
 
 // naiveTolerates is Kubernetes' rule, written out: core/v1's Toleration.ToleratesTaint.
-func naiveTolerates(o fit.Toleration, t fit.Taint) bool {
+func naiveTolerates(o cluster.Toleration, t cluster.Taint) bool {
 	switch {
 	case o.Effect != "" && o.Effect != t.Effect:
 		return false

@@ -8,6 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/lint"
@@ -28,20 +29,20 @@ var (
 	genGPU    = rapid.SampledFrom([]string{"", "", "0", "1", "4"})
 	genFPGA   = rapid.SampledFrom([]string{"", "", "", "2"})
 	// genToleration tolerates some of genTaint's taints, by key, value or effect, or all.
-	genToleration = rapid.SampledFrom([]fit.Toleration{
+	genToleration = rapid.SampledFrom([]cluster.Toleration{
 		{Key: "sku", Value: "gpu"},
 		{Key: "sku", Value: "cpu"},
-		{Key: "sku", Value: "gpu", Effect: fit.NoExecute},
-		{Key: "dedicated", Exists: true, Effect: fit.NoExecute},
+		{Key: "sku", Value: "gpu", Effect: cluster.NoExecute},
+		{Key: "dedicated", Exists: true, Effect: cluster.NoExecute},
 		{Key: "node.kubernetes.io/not-ready", Exists: true},
-		{Exists: true, Effect: fit.NoSchedule},
+		{Exists: true, Effect: cluster.NoSchedule},
 		{Exists: true},
 	})
-	genTaint = rapid.SampledFrom([]fit.Taint{
-		{Key: "sku", Value: "gpu", Effect: fit.NoSchedule},
-		{Key: "dedicated", Value: "ml", Effect: fit.NoExecute},
-		{Key: "node.kubernetes.io/not-ready", Effect: fit.NoExecute},
-		{Key: "spot", Value: "true", Effect: fit.PreferNoSchedule},
+	genTaint = rapid.SampledFrom([]cluster.Taint{
+		{Key: "sku", Value: "gpu", Effect: cluster.NoSchedule},
+		{Key: "dedicated", Value: "ml", Effect: cluster.NoExecute},
+		{Key: "node.kubernetes.io/not-ready", Effect: cluster.NoExecute},
+		{Key: "spot", Value: "true", Effect: cluster.PreferNoSchedule},
 		{Key: "odd", Value: "x", Effect: "Bogus"},
 	})
 )
@@ -49,9 +50,9 @@ var (
 // hostname returns the name of node i; draws make some names collide or go missing.
 func hostname(i int) string { return fmt.Sprintf("n%02d", i) }
 
-func genNode(i int) *rapid.Generator[fit.Node] {
-	return rapid.Custom(func(t *rapid.T) fit.Node {
-		x := fit.Node{Name: hostname(i)}
+func genNode(i int) *rapid.Generator[cluster.Node] {
+	return rapid.Custom(func(t *rapid.T) cluster.Node {
+		x := cluster.Node{Name: hostname(i)}
 		switch rapid.IntRange(0, 19).Draw(t, "nameKind") {
 		case 0:
 			x.Name = "" // nameless
@@ -91,10 +92,10 @@ func genNode(i int) *rapid.Generator[fit.Node] {
 // genCluster draws a few nodes or, as often, between 33 and max. Past 32 nodes a label on
 // fewer than a 32nd of them (a hostname, a rack, a row) is stored as a sorted list rather
 // than a bitset, so both ways of intersecting are exercised.
-func genCluster(max int) *rapid.Generator[[]fit.Node] {
-	return rapid.Custom(func(t *rapid.T) []fit.Node {
+func genCluster(max int) *rapid.Generator[[]cluster.Node] {
+	return rapid.Custom(func(t *rapid.T) []cluster.Node {
 		n := rapid.OneOf(rapid.IntRange(0, 12), rapid.IntRange(33, max)).Draw(t, "nodes")
-		nodes := make([]fit.Node, n)
+		nodes := make([]cluster.Node, n)
 		for i := range nodes {
 			nodes[i] = genNode(i).Draw(t, fmt.Sprintf("node%d", i))
 		}
@@ -185,7 +186,7 @@ func TestCheckAgreesWithNaive(t *testing.T) { rapid.Check(t, checkAgreesWithNaiv
 func TestCheckAgreesWithNaiveOnSparseSelectors(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(64, 400).Draw(t, "nodes")
-		nodes := make([]fit.Node, n)
+		nodes := make([]cluster.Node, n)
 		for i := range nodes {
 			nodes[i] = genNode(i).Draw(t, fmt.Sprintf("node%d", i))
 		}
@@ -221,7 +222,7 @@ func FuzzCheckAgreesWithNaive(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkAgreesW
 
 // withFreshNames renames the nodes apart, so that adding one adds a node rather than
 // replacing one.
-func withFreshNames(nodes []fit.Node) []fit.Node {
+func withFreshNames(nodes []cluster.Node) []cluster.Node {
 	out := slices.Clone(nodes)
 	for i := range out {
 		out[i].Name = fmt.Sprintf("%s-%d", out[i].Name, i)

@@ -3,24 +3,25 @@ package fit
 import (
 	"strconv"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
-// MaxTextLen is the longest user-supplied text (a label, a node name, a taint) a message
-// repeats as it is. Longer text is cut to this many bytes, at a UTF-8 boundary, and marked
-// with the length it had, so that a hostile label cannot make a huge message. It is the
-// limit every package of the SDK applies (validate.MaxValueLen).
-const MaxTextLen = clip.MaxLen
+// maxTextLen is the longest user-supplied text (a label, a node name, a taint) a message
+// repeats as it is: 256 bytes. Longer text is cut to this many bytes, at a UTF-8 boundary,
+// and marked with the length it had, so that a hostile label cannot make a huge message.
+// It is the limit every package of the SDK applies (validate.MaxValueLen).
+const maxTextLen = clip.MaxLen
 
 // maxPairs is how many pairs of a selector a message lists before "and N more".
 const maxPairs = 10
 
-// plain reports whether s can be printed bare: at most MaxTextLen bytes, all of them
+// plain reports whether s can be printed bare: at most maxTextLen bytes, all of them
 // letters, digits or one of "._-/", the characters of label keys, label values and node
 // names. Anything else is quoted, so that no text can pass for the punctuation of a
 // message (",", "=", ":", spaces, newlines).
 func plain(s string, emptyOK bool) bool {
-	if len(s) > MaxTextLen || s == "" && !emptyOK {
+	if len(s) > maxTextLen || s == "" && !emptyOK {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -49,7 +50,7 @@ func appendPair(b []byte, p Pair) []byte {
 }
 
 // appendTaint appends t as kubectl prints it: key=value:Effect, or key:Effect.
-func appendTaint(b []byte, t Taint) []byte {
+func appendTaint(b []byte, t cluster.Taint) []byte {
 	b = appendText(b, t.Key, false)
 	if t.Value != "" {
 		b = append(b, '=')

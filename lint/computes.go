@@ -8,12 +8,13 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 	"github.com/amlarc-go/instancetypes/manifest"
-	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // computeDef is a compute target the inputs or Options.Computes describe, with its place.
@@ -108,7 +109,7 @@ type computeOf struct {
 }
 
 // lookup tells what the run knows of the compute that w names.
-func (s *computeSet) lookup(w *resolve.Workload) computeOf {
+func (s *computeSet) lookup(w *workload.Workload) computeOf {
 	ref := manifest.ParseCompute(w.Compute)
 	if ref.Name == "" {
 		return computeOf{notKnown: ref.Expression}
@@ -130,7 +131,7 @@ func (s *computeSet) lookup(w *resolve.Workload) computeOf {
 
 // tolerations are the tolerations of a workload on the compute c: Azure ML's for its
 // workload pods (fit.Workload), then the caller's.
-func (c computeOf) tolerations(extra []fit.Toleration) []fit.Toleration {
+func (c computeOf) tolerations(extra []cluster.Toleration) []cluster.Toleration {
 	return append(fit.Workload(c.rg, c.ws, c.name), extra...)
 }
 

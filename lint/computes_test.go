@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/lint"
 )
 
@@ -231,7 +231,7 @@ func TestTolerations(t *testing.T) {
 		t.Errorf("finding %s: want it to name the compute taint alone", r.Findings[1])
 	}
 
-	opts.Tolerations = []fit.Toleration{{Key: "ml.azure.com/compute", Exists: true}, {Key: "ml.azure.com/workspace", Exists: true}}
+	opts.Tolerations = []cluster.Toleration{{Key: "ml.azure.com/compute", Exists: true}, {Key: "ml.azure.com/workspace", Exists: true}}
 	r = run(t, opts, files...)
 	if len(r.Findings) != 1 || r.Findings[0].File != "on-other.yaml" || r.Findings[0].Err.Origin != "compute-not-found" {
 		t.Errorf("tolerating the compute and workspace taints: findings %v; want only other's, not among the computes", findings(r))

@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/manifest"
@@ -47,7 +47,7 @@ type Config struct {
 	// directory.
 	Catalog, Nodes, Computes []string
 	// Tolerations are the tolerations the fit check adds (--tolerate).
-	Tolerations []fit.Toleration
+	Tolerations []cluster.Toleration
 	// NodeSelector is the extension's nodeSelector; nil when it is not set.
 	NodeSelector map[string]string
 	// StrictSubset is the strict subset rule; StrictSubsetSet reports that the file sets it.
@@ -141,7 +141,7 @@ func ParseConfig(path string, data []byte) *Config {
 	c.Nodes = paths(raw.Nodes)
 	c.Computes = paths(raw.Computes)
 	for _, s := range raw.Tolerations {
-		t, err := fit.ParseToleration(s.Value)
+		t, err := cluster.ParseToleration(s.Value)
 		if err != nil {
 			bad(s, "not a toleration (KEY[=VALUE][:EFFECT]): "+err.Error())
 			continue

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/lint"
 )
 
@@ -45,7 +45,7 @@ tolerations: [sku=gpu:NoSchedule, dedicated]
 		Ignore: []lint.Ignore{{Rule: "R10", Source: path + ":8"},
 			{Rule: "R9", Glob: "legacy/*", Dir: dir, Source: path + ":9"}},
 		Computes: []string{filepath.Join(dir, "cluster/computes.json")},
-		Tolerations: []fit.Toleration{
+		Tolerations: []cluster.Toleration{
 			{Key: "sku", Value: "gpu", Effect: "NoSchedule"},
 			{Key: "dedicated", Exists: true}},
 	}

@@ -48,7 +48,7 @@
 //     it keeps its name and spec, and it keeps the first [MaxInstanceTypes] in the order
 //     of the inputs (a finding says where the rest begin), so that memory stays bounded
 //     whatever their number.
-//  5. Resolves and checks each workload once (validate.Placement), on its compute target:
+//  5. Resolves and checks each workload once (validate.Resolve), on its compute target:
 //     the computes of Options.Computes and the compute files among the inputs name each
 //     compute's type (names compared ignoring case; azureml:NAME, NAME and an ARM id name
 //     one compute; a compute of a type Azure ML does not know, a finding of rule

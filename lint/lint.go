@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/manifest"
@@ -53,7 +54,7 @@ type Options struct {
 	// Tolerations are tolerations the fit check adds (the command's --tolerate) to those
 	// of Azure ML's pods (fit.Workload): of a workload's, with its compute target; of an
 	// instance type's, with none.
-	Tolerations []fit.Toleration
+	Tolerations []cluster.Toleration
 	// Exclude are patterns (path.Match) of paths to leave out of directory walks; a
 	// pattern matches a path when it matches the path, or any trailing part of it that
 	// starts at a path element ("templates", "charts/*", "*.json"). The path is that of
@@ -110,7 +111,7 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 // run is one Run, phase by phase.
 type run struct {
 	opts      Options
-	vopts     validate.Options
+	vopts     resolve.Options
 	limit     int // the most findings of a file
 	srcs      []source
 	walked    []Finding // problems met walking the inputs
@@ -185,7 +186,7 @@ func start(inputs []Input, opts Options) (*run, error) {
 	}
 	r := &run{
 		opts:   opts,
-		vopts:  validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: opts.StrictSubset},
+		vopts:  resolve.Options{NodeSelector: opts.NodeSelector, StrictSubset: opts.StrictSubset},
 		limit:  cmp.Or(opts.MaxFindings, DefaultMaxFindings),
 		later:  map[*fileResult][]Finding{},
 		supp:   suppressor{ignores: ignores, cwd: cwd},
@@ -468,7 +469,7 @@ func unreadable(fs []Finding) bool {
 
 // typeTolerations are the tolerations of an instance type's pods, which no compute is
 // known for: Azure ML's for workloads, and Options.Tolerations.
-func (r *run) typeTolerations() []fit.Toleration {
+func (r *run) typeTolerations() []cluster.Toleration {
 	return append(fit.Workload("", "", ""), r.opts.Tolerations...)
 }
 

@@ -7,12 +7,13 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/manifest"
-	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/selector"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // nodeInputs are the nodes of Options.Nodes.
@@ -26,7 +27,7 @@ type nodeInputs struct {
 // name given to two nodes, of which the last is used.
 func readNodes(srcs []source) *nodeInputs {
 	ni := &nodeInputs{}
-	var nodes []fit.Node
+	var nodes []cluster.Node
 	type place struct {
 		file string
 		pos  manifest.Position
@@ -62,7 +63,7 @@ func readNodes(srcs []source) *nodeInputs {
 // typeFit checks an instance type of the inputs against the nodes: its findings, at its
 // spec.nodeSelector and its requests (its limits, for an extended resource). A type whose
 // selector conflicts with the extension's has that finding already, and none here.
-func typeFit(index *fit.Index, it manifest.Item[*instancetype.InstanceType], extension map[string]string, tols []fit.Toleration) []*field.Error {
+func typeFit(index *fit.Index, it manifest.Item[*instancetype.InstanceType], extension map[string]string, tols []cluster.Toleration) []*field.Error {
 	spec := it.Path.Child("spec")
 	sel, err := selector.Merge(extension, it.Object.Spec.NodeSelector)
 	if err != nil {
@@ -110,7 +111,7 @@ func scopeTaints(index *fit.Index, d fit.Demand, res fit.Result, rg, ws string) 
 	more := d
 	more.Tolerations = slices.Clone(d.Tolerations)
 	for _, k := range keys {
-		more.Tolerations = append(more.Tolerations, fit.Toleration{Key: k, Exists: true})
+		more.Tolerations = append(more.Tolerations, cluster.Toleration{Key: k, Exists: true})
 	}
 	if index.Check(more).Candidates <= res.Candidates {
 		return nil
@@ -119,7 +120,7 @@ func scopeTaints(index *fit.Index, d fit.Demand, res fit.Result, rg, ws string) 
 	var alone []string
 	for _, k := range keys {
 		one := d
-		one.Tolerations = append(slices.Clone(d.Tolerations), fit.Toleration{Key: k, Exists: true})
+		one.Tolerations = append(slices.Clone(d.Tolerations), cluster.Toleration{Key: k, Exists: true})
 		if index.Check(one).Candidates > res.Candidates {
 			alone = append(alone, k)
 		}
@@ -143,7 +144,7 @@ func tolerateFlags(keys []string) string {
 
 // workloadFit is the finding of a workload's fit: at its instance type, or, for one with
 // resources of its own, at the request no node covers.
-func workloadFit(res fit.Result, w manifest.Item[*resolve.Workload], own bool) []*field.Error {
+func workloadFit(res fit.Result, w manifest.Item[*workload.Workload], own bool) []*field.Error {
 	at := w.Object.InstanceTypePath(w.Path)
 	return res.Errors(at, func(name instancetype.ResourceName) *field.Path {
 		switch {

@@ -6,6 +6,7 @@ import (
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Finding is a problem at a place in a file: FILE:LINE: FIELD: MESSAGE.
@@ -100,7 +101,7 @@ type Placement struct {
 	// pipeline step, deployments[0] for a deployment inside an endpoint.
 	Path *field.Path
 	// Workload is the workload as read.
-	Workload *resolve.Workload
+	Workload *workload.Workload
 	// Placement is what it gets: its instance type, node selector, requests and limits.
 	resolve.Placement
 	// Compute is the name of the compute target the workload runs on: its own, or its

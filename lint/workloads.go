@@ -5,12 +5,14 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // pending is a workload kept from the reading of its file until the catalog is formed: what
@@ -23,7 +25,7 @@ type pending struct {
 	kind      manifest.Kind
 	path      *field.Path
 	note      string
-	w         resolve.Workload // Resources nil: see res
+	w         workload.Workload // Resources nil: see res
 	res       []resourceAmount
 	sections  uint8 // which of requests and limits the resources section has (hasRequests, hasLimits)
 	hasRes    bool  // a resources section
@@ -44,7 +46,7 @@ type resourceAmount struct {
 }
 
 // keepWorkload keeps what the check of the workload w of d needs.
-func keepWorkload(d *manifest.Document, w manifest.Item[*resolve.Workload]) pending {
+func keepWorkload(d *manifest.Document, w manifest.Item[*workload.Workload]) pending {
 	p := pending{file: d.File, line: w.Line, kind: w.Kind, path: w.Path, note: w.Note, w: *w.Object, decodeErr: len(w.Errors) > 0}
 	p.w.Resources = nil
 	// The paths its findings can be at, and those above them that decoding may refuse.
@@ -77,7 +79,7 @@ func keepWorkload(d *manifest.Document, w manifest.Item[*resolve.Workload]) pend
 }
 
 // workload returns the workload again, its resources section in maps.
-func (p *pending) workload() *resolve.Workload {
+func (p *pending) workload() *workload.Workload {
 	w := p.w
 	if !p.hasRes {
 		return &w
@@ -103,34 +105,34 @@ func (p *pending) workload() *resolve.Workload {
 // workloadCheck resolves and checks the workloads of the inputs.
 type workloadCheck struct {
 	catalog    *resolve.Catalog
-	opts       validate.Options
+	opts       resolve.Options
 	index      *fit.Index
 	inputTypes map[string]bool
 	keep       bool // keep the placements
 	computes   *computeSet
 	// tolerations are Options.Tolerations, added to those of each workload's compute.
-	tolerations []fit.Toleration
+	tolerations []cluster.Toleration
 }
 
 // check resolves the workload p, on the compute cp, and returns its placement (when kept)
 // and its findings. Problems of decoding were reported when its file was read.
 func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 	w := p.workload()
-	pl, errs := validate.Placement(c.catalog, w, p.path, c.opts)
+	pl, errs := validate.Resolve(c.catalog, w, p.path, c.opts)
 	if cp.missing && w.ComputePath != nil {
 		errs = append(errs, c.computes.notFound(cp.name, w.ComputePath))
 	}
 	found := p.at.Locate(errs)
 	var fits *fit.Result
 	if c.index != nil && pl.Found {
-		own := w.Resources != nil && w.Kind == resolve.Deployment
+		own := w.Resources != nil && w.Kind == workload.OnlineDeployment
 		d := fit.DemandOf(pl.NodeSelector(), pl.Requests(), pl.Limits())
 		d.Tolerations = cp.tolerations(c.tolerations)
 		res := c.index.Check(d)
 		fits = &res
 		if len(found) == 0 && (own || !c.inputTypes[pl.InstanceType]) {
 			// The instance type's own fit is reported at it, when it is an input.
-			errs := workloadFit(res, manifest.Item[*resolve.Workload]{Path: p.path, Object: w}, own)
+			errs := workloadFit(res, manifest.Item[*workload.Workload]{Path: p.path, Object: w}, own)
 			if keys := scopeTaints(c.index, d, res, cp.rg, cp.ws); len(keys) > 0 {
 				hint := scopeHint(keys, cp.name)
 				for _, e := range errs {

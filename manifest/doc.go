@@ -68,19 +68,20 @@
 //     with sampling_algorithm, or type: automl, with compute); a batch deployment on a compute
 //     target (batchDeployment, modelBatchDeployment; endpoint_name with type: model or a key
 //     only batch deployments have, and compute), a workload that names its instance type in
-//     resources.instance_type as a job does (resolve.Job: it has no requests or limits of its
-//     own); a pipeline job (pipelineJob, type: pipeline, or jobs): each step under jobs on
-//     its own compute or the pipeline's settings.default_compute (or compute) is a workload
-//     at jobs.NAME, one that names no resources.instance_type too (it gets its compute's
-//     default instance type, as a job that names none does); and the older forms
-//     of the AML-Kubernetes documents, a job with compute: {target, instance_type}, which the
-//     v2 CLI refuses (compute is a string): it is read, and a finding at compute gives
-//     today's form; and an online endpoint with inline deployments (at deployments[i]). A job
-//     that names its instance type both ways uses resources.instance_type, and a different
-//     name in compute.instance_type is a finding. A section of the wrong shape (jobs as a
-//     list, deployments as a mapping) is a finding at the section.
+//     resources.instance_type as a job does (workload.ComputeJob: it has no requests or
+//     limits of its own); a pipeline job (pipelineJob, type: pipeline, or jobs): each step
+//     under jobs on its own compute or the pipeline's settings.default_compute (or compute)
+//     is a workload at jobs.NAME, one that names no resources.instance_type too (it gets
+//     its compute's default instance type, as a job that names none does); and the older
+//     forms of the AML-Kubernetes documents, a job with compute: {target, instance_type},
+//     which the v2 CLI refuses (compute is a string): it is read, and a finding at compute
+//     gives today's form; and an online endpoint with inline deployments (at
+//     deployments[i]). A job that names its instance type both ways uses
+//     resources.instance_type, and a different name in compute.instance_type is a finding.
+//     A section of the wrong shape (jobs as a list, deployments as a mapping) is a finding
+//     at the section.
 //   - A workload's compute (its compute, compute.target in the older form, or its
-//     pipeline's default) is kept as written in resolve.Workload.Compute, with its path;
+//     pipeline's default) is kept as written in workload.Workload.Compute, with its path;
 //     [ParseCompute] reads it: azureml:NAME, NAME and the ARM ids
 //     (azureml:/subscriptions/…/computes/NAME, azureml://…/computes/NAME) name the compute
 //     NAME; serverless and azureml:serverless the serverless compute. Only the workspace

@@ -6,11 +6,11 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/workload"
 
-	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/resolve"
 )
 
 // Kind is what a recognised document is.
@@ -133,10 +133,10 @@ type Document struct {
 	// Workloads are the deployments and jobs of the document: one for a deployment or a
 	// command or sweep job, one per step on a compute target for a pipeline job,
 	// one per inline deployment for an endpoint.
-	Workloads []Item[*resolve.Workload]
+	Workloads []Item[*workload.Workload]
 	// Nodes are the v1 Nodes of the document: one for a Node, the Node items of a List, as
 	// kubectl get nodes -o yaml prints them.
-	Nodes []Item[fit.Node]
+	Nodes []Item[cluster.Node]
 	// Computes are the Azure ML compute targets of the document: one for a compute file,
 	// the items of az ml compute list's output.
 	Computes []Item[Compute]

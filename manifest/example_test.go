@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -34,7 +35,7 @@ metadata: {name: skipped}
 	}
 	d := f.Documents[0]
 	for _, it := range d.InstanceTypes {
-		for _, x := range d.Locate(validate.InstanceType(it.Object, it.Path, validate.Options{})) {
+		for _, x := range d.Locate(validate.InstanceType(it.Object, it.Path, resolve.Options{})) {
 			fmt.Println(x)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Fuzz targets for arbitrary bytes read as a manifest file. The seeds are every file of
@@ -335,7 +336,7 @@ func checkScan(t *testing.T, data []byte, file *manifest.File) {
 }
 
 // reflectWorkload renders a workload for comparing.
-func reflectWorkload(w *resolve.Workload) string {
+func reflectWorkload(w *workload.Workload) string {
 	c := *w
 	c.Resources = nil
 	if w.Resources == nil {
@@ -359,7 +360,7 @@ func checkDocument(t *testing.T, d *manifest.Document, lines int) {
 		if w.Object == nil || w.Line < d.Line || w.Line > lines {
 			t.Fatalf("%s document: workload %d: %+v", d.Kind, i, w)
 		}
-		if w.Object.Kind == resolve.Job && w.Object.Resources != nil {
+		if w.Object.Kind == workload.ComputeJob && w.Object.Resources != nil {
 			t.Errorf("a job with a resources section: %+v", w.Object.Resources)
 		}
 		if w.Object.LegacyCompute != (w.Note != "") && w.Kind != manifest.KindDeployment {
@@ -387,22 +388,22 @@ func checkDocument(t *testing.T, d *manifest.Document, lines int) {
 			t.Errorf("%s document with %d workloads", d.Kind, len(d.Workloads))
 		}
 	case manifest.KindDeployment, manifest.KindJob, manifest.KindSweepJob, manifest.KindAutoMLJob, manifest.KindBatchDeployment:
-		want := resolve.Job
+		want := workload.ComputeJob
 		if d.Kind == manifest.KindDeployment {
-			want = resolve.Deployment
+			want = workload.OnlineDeployment
 		}
 		if len(d.Workloads) != 1 || len(d.InstanceTypes) != 0 || d.Workloads[0].Path != nil || d.Workloads[0].Kind != d.Kind || d.Workloads[0].Object.Kind != want {
 			t.Fatalf("%s document: %d workloads %+v, %d instance types", d.Kind, len(d.Workloads), d.Workloads, len(d.InstanceTypes))
 		}
 	case manifest.KindPipelineJob:
 		for _, w := range d.Workloads {
-			if !strings.HasPrefix(w.Path.String(), "jobs.") || w.Kind != manifest.KindPipelineJob || w.Object.Kind != resolve.Job {
+			if !strings.HasPrefix(w.Path.String(), "jobs.") || w.Kind != manifest.KindPipelineJob || w.Object.Kind != workload.ComputeJob {
 				t.Errorf("PipelineJob step at %s: kind %s, %s", w.Path, w.Kind, w.Object.Kind)
 			}
 		}
 	case manifest.KindEndpoint:
 		for i, w := range d.Workloads {
-			if w.Path.String() != fmt.Sprintf("deployments[%d]", i) && !strings.HasPrefix(w.Path.String(), "deployments[") || w.Kind != manifest.KindDeployment || w.Object.Kind != resolve.Deployment || w.Note == "" {
+			if w.Path.String() != fmt.Sprintf("deployments[%d]", i) && !strings.HasPrefix(w.Path.String(), "deployments[") || w.Kind != manifest.KindDeployment || w.Object.Kind != workload.OnlineDeployment || w.Note == "" {
 				t.Errorf("endpoint deployment at %s: kind %s, %s, note %q", w.Path, w.Kind, w.Object.Kind, w.Note)
 			}
 		}
@@ -528,13 +529,13 @@ func FuzzValidate(f *testing.F) {
 		for _, e := range validate.NodeSelector(opts.NodeSelector, field.NewPath("nodeSelector")) {
 			checkValidationError(t, e)
 		}
-		checkObjects(t, data, r.Catalog, validate.Options{NodeSelector: opts.NodeSelector, StrictSubset: strict})
+		checkObjects(t, data, r.Catalog, resolve.Options{NodeSelector: opts.NodeSelector, StrictSubset: strict})
 	})
 }
 
 // checkObjects validates each object of data by itself, as lint does, and checks that its
 // findings sit below its path, and that validating deep copies gives the same findings.
-func checkObjects(t *testing.T, data []byte, catalog *resolve.Catalog, opts validate.Options) {
+func checkObjects(t *testing.T, data []byte, catalog *resolve.Catalog, opts resolve.Options) {
 	t.Helper()
 	below := func(errs field.ErrorList, p *field.Path) {
 		t.Helper()
@@ -553,7 +554,7 @@ func checkObjects(t *testing.T, data []byte, catalog *resolve.Catalog, opts vali
 			}
 		}
 		for _, w := range d.Workloads {
-			p, errs := validate.Placement(catalog, w.Object, w.Path, opts)
+			p, errs := validate.Resolve(catalog, w.Object, w.Path, opts)
 			below(errs, w.Path)
 			if p.Kind != w.Object.Kind || p.InstanceType == "" {
 				t.Errorf("placement %+v of workload %+v", p, w.Object)
@@ -562,7 +563,7 @@ func checkObjects(t *testing.T, data []byte, catalog *resolve.Catalog, opts vali
 			if c.Resources != nil {
 				c.Resources = c.Resources.DeepCopy()
 			}
-			if _, again := validate.Placement(catalog, &c, w.Path, opts); fmt.Sprint(again) != fmt.Sprint(errs) {
+			if _, again := validate.Resolve(catalog, &c, w.Path, opts); fmt.Sprint(again) != fmt.Sprint(errs) {
 				t.Errorf("validating a copy: %v; the original: %v", again, errs)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/manifest"
-	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // work is what a test expects of one workload item.
@@ -20,13 +20,13 @@ type work struct {
 	path         string // Item.Path.String(): <nil>, jobs.prep, deployments[0]
 	line         int
 	kind         manifest.Kind // Item.Kind
-	wkind        resolve.WorkloadKind
+	wkind        workload.Kind
 	name         string
 	instanceType string
 	legacy       bool // a Note is set
 }
 
-func works(items []manifest.Item[*resolve.Workload]) []work {
+func works(items []manifest.Item[*workload.Workload]) []work {
 	var out []work
 	for _, it := range items {
 		out = append(out, work{it.Path.String(), it.Line, it.Kind, it.Object.Kind, it.Object.Name, it.Object.InstanceType, it.Note != ""})
@@ -259,28 +259,28 @@ var recognitionTests = []struct {
 	{"v1 List", "apiVersion: v1\nkind: List\nitems: []\n", manifest.KindList, "", nil},
 
 	// Deployments.
-	{"online deployment", onlineDeployment, manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "blue", "cpu-small", false}}},
-	{"deployment by $schema, any case and host", "$schema: https://x/v2/KubernetesOnlineDeployment.schema.json\ninstance_type: a\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "", "a", false}}},
-	{"deployment by $schema without .schema", "$schema: kubernetesOnlineDeployment.json\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "", "", false}}},
-	{"deployment by shape", "name: green\nendpoint_name: e\nmodel: azureml:m:1\ninstance_type: gpu\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "green", "gpu", false}}},
-	{"deployment by type: kubernetes", "# comment\ntype: kubernetes\nmodel: azureml:m:1\n", manifest.KindDeployment, "", []work{{"<nil>", 2, manifest.KindDeployment, resolve.Deployment, "", "", false}}},
+	{"online deployment", onlineDeployment, manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, workload.OnlineDeployment, "blue", "cpu-small", false}}},
+	{"deployment by $schema, any case and host", "$schema: https://x/v2/KubernetesOnlineDeployment.schema.json\ninstance_type: a\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, workload.OnlineDeployment, "", "a", false}}},
+	{"deployment by $schema without .schema", "$schema: kubernetesOnlineDeployment.json\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, workload.OnlineDeployment, "", "", false}}},
+	{"deployment by shape", "name: green\nendpoint_name: e\nmodel: azureml:m:1\ninstance_type: gpu\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, workload.OnlineDeployment, "green", "gpu", false}}},
+	{"deployment by type: kubernetes", "# comment\ntype: kubernetes\nmodel: azureml:m:1\n", manifest.KindDeployment, "", []work{{"<nil>", 2, manifest.KindDeployment, workload.OnlineDeployment, "", "", false}}},
 	{"managed deployment by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/managedOnlineDeployment.schema.json\nname: x\nendpoint_name: y\ninstance_type: Standard_DS3_v2\n", "", "a managed online deployment: it runs on Azure VMs", nil},
 	{"managed deployment by its VM size", "name: red\nendpoint_name: e\nmodel: azureml:m:1\ninstance_type: Standard_F2s_v2\n", "", `its instance_type "Standard_F2s_v2" is an Azure VM size`, nil},
 	{"managed deployment by type", "type: managed\nendpoint_name: e\n", "", "a managed online deployment", nil},
 	{"managed endpoint by type", "type: managed\nname: e\n", "", "a managed online endpoint", nil},
 	{"batch deployment by $schema, no compute", "$schema: https://azuremlschemas.azureedge.net/latest/batchDeployment.schema.json\nendpoint_name: b\n", "", "a batch deployment that names no compute target", nil},
-	{"batch deployment by shape", "name: mnist\nendpoint_name: mnist-batch\ncompute: azureml:batch-cluster\nmini_batch_size: 10\noutput_action: append_row\n", manifest.KindBatchDeployment, "", []work{{"<nil>", 1, manifest.KindBatchDeployment, resolve.Job, "mnist", "", false}}},
-	{"model batch deployment", modelBatchDeployment, manifest.KindBatchDeployment, "", []work{{"<nil>", 1, manifest.KindBatchDeployment, resolve.Job, "mnist-k8s-dpl", "cpu-small", false}}},
-	{"model batch deployment by type", "name: b\nendpoint_name: e\ntype: model\ncompute: azureml:k8s\nresources: {instance_type: s}\n", manifest.KindBatchDeployment, "", []work{{"<nil>", 1, manifest.KindBatchDeployment, resolve.Job, "b", "s", false}}},
+	{"batch deployment by shape", "name: mnist\nendpoint_name: mnist-batch\ncompute: azureml:batch-cluster\nmini_batch_size: 10\noutput_action: append_row\n", manifest.KindBatchDeployment, "", []work{{"<nil>", 1, manifest.KindBatchDeployment, workload.ComputeJob, "mnist", "", false}}},
+	{"model batch deployment", modelBatchDeployment, manifest.KindBatchDeployment, "", []work{{"<nil>", 1, manifest.KindBatchDeployment, workload.ComputeJob, "mnist-k8s-dpl", "cpu-small", false}}},
+	{"model batch deployment by type", "name: b\nendpoint_name: e\ntype: model\ncompute: azureml:k8s\nresources: {instance_type: s}\n", manifest.KindBatchDeployment, "", []work{{"<nil>", 1, manifest.KindBatchDeployment, workload.ComputeJob, "b", "s", false}}},
 	{"pipeline component batch deployment", "$schema: https://azuremlschemas.azureedge.net/latest/pipelineComponentBatchDeployment.schema.json\nname: p\nendpoint_name: e\ntype: pipeline\ncomponent: azureml:c:1\n", "", "a pipeline component batch deployment", nil},
 	{"pipeline component batch deployment by type", "name: p\nendpoint_name: e\ntype: pipeline\ncomponent: azureml:c:1\n", "", "a pipeline component batch deployment", nil},
 
 	// Endpoints.
 	{"legacy endpoint with inline deployments", legacyEndpoint, manifest.KindEndpoint, "", []work{
-		{"deployments[0]", 10, manifest.KindDeployment, resolve.Deployment, "blue", "cpu-small", true},
-		{"deployments[1]", 16, manifest.KindDeployment, resolve.Deployment, "green", "", true},
+		{"deployments[0]", 10, manifest.KindDeployment, workload.OnlineDeployment, "blue", "cpu-small", true},
+		{"deployments[1]", 16, manifest.KindDeployment, workload.OnlineDeployment, "green", "", true},
 	}},
-	{"endpoint by $schema with deployments", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineEndpoint.schema.json\ndeployments:\n- name: a\n", manifest.KindEndpoint, "", []work{{"deployments[0]", 3, manifest.KindDeployment, resolve.Deployment, "a", "", true}}},
+	{"endpoint by $schema with deployments", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineEndpoint.schema.json\ndeployments:\n- name: a\n", manifest.KindEndpoint, "", []work{{"deployments[0]", 3, manifest.KindDeployment, workload.OnlineDeployment, "a", "", true}}},
 	{"endpoint by type: kubernetes with deployments", "type: kubernetes\ndeployments: []\n", manifest.KindEndpoint, "", nil},
 	{"endpoint by $schema without deployments", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineEndpoint.schema.json\nname: e\ncompute: azureml:k8s\nauth_mode: key\n", "", "an online endpoint: it names no deployments", nil},
 	{"endpoint by auth_mode", "name: e\nauth_mode: key\n", "", "an Azure ML online endpoint: it names no deployments", nil},
@@ -290,7 +290,7 @@ var recognitionTests = []struct {
 	{"Kubernetes compute of a name and a type", "name: k8s\ntype: kubernetes\n", manifest.KindCompute, "", nil},
 	{"compute of a misspelt type", "name: k8s\ntype: kuberentes\n", manifest.KindCompute, "", nil},
 	{"compute of a misspelt type by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/kubernetesCompute.schema.json\nname: k8s\ntype: kuberentes\n", manifest.KindCompute, "", nil},
-	{"a deployment of a misspelt type", "name: blue\ntype: kuberentes\nendpoint_name: e\ninstance_type: a\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, resolve.Deployment, "blue", "a", false}}},
+	{"a deployment of a misspelt type", "name: blue\ntype: kuberentes\nendpoint_name: e\ninstance_type: a\n", manifest.KindDeployment, "", []work{{"<nil>", 1, manifest.KindDeployment, workload.OnlineDeployment, "blue", "a", false}}},
 	{"something else of a type far from a compute's", "name: x\ntype: uri_folder\n", "", "not an InstanceType", nil},
 	{"Kubernetes compute with identity", "name: k8s\ntype: kubernetes\nidentity:\n  type: system_assigned\n", manifest.KindCompute, "", nil},
 	{"Kubernetes compute target", "type: kubernetes\nname: k8s\nresource_id: /subscriptions/x\n", manifest.KindCompute, "", nil},
@@ -302,9 +302,9 @@ var recognitionTests = []struct {
 	{"a list of other things", "- name: j\n  type: command\n", "", "a list, not a Kubernetes object", nil},
 
 	// Jobs.
-	{"command job", commandJob, manifest.KindJob, "", []work{{"<nil>", 1, manifest.KindJob, resolve.Job, "train-on-kubernetes", "gpu-a100", false}}},
-	{"command job by shape", "command: echo\ncompute: azureml:k8s\nresources: {instance_type: big}\n", manifest.KindJob, "", []work{{"<nil>", 1, manifest.KindJob, resolve.Job, "", "big", false}}},
-	{"legacy command job", legacyJob, manifest.KindJob, "", []work{{"<nil>", 2, manifest.KindJob, resolve.Job, "", "gpu-a100", true}}},
+	{"command job", commandJob, manifest.KindJob, "", []work{{"<nil>", 1, manifest.KindJob, workload.ComputeJob, "train-on-kubernetes", "gpu-a100", false}}},
+	{"command job by shape", "command: echo\ncompute: azureml:k8s\nresources: {instance_type: big}\n", manifest.KindJob, "", []work{{"<nil>", 1, manifest.KindJob, workload.ComputeJob, "", "big", false}}},
+	{"legacy command job", legacyJob, manifest.KindJob, "", []work{{"<nil>", 2, manifest.KindJob, workload.ComputeJob, "", "gpu-a100", true}}},
 	{"serverless job", "$schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json\ncommand: python hello.py\nresources:\n  instance_type: Standard_E4s_v3\n", "", "a serverless job (it names no compute)", nil},
 	{"serverless job by shape", "command: python hello.py\n", "", "a serverless job", nil},
 	{"local job", "command: python hello.py\ncompute: local\n", "", "a job that runs locally", nil},
@@ -312,18 +312,18 @@ var recognitionTests = []struct {
 	{"serverless job by bare compute", "command: python hello.py\ncompute: serverless\n", "", "a serverless job (compute: serverless)", nil},
 	{"Spark job by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/sparkJob.schema.json\ntype: spark\nresources: {instance_type: standard_e4s_v3}\n", "", "a Spark job", nil},
 	{"Spark job by type", "type: spark\ncompute: azureml:k8s\nresources: {instance_type: standard_e4s_v3}\n", "", "never on Kubernetes", nil},
-	{"AutoML job", automlJob, manifest.KindAutoMLJob, "", []work{{"<nil>", 1, manifest.KindAutoMLJob, resolve.Job, "", "cpu-small", false}}},
-	{"AutoML job by type", "type: automl\ntask: regression\ncompute: azureml:k8s\nresources: {instance_type: s}\n", manifest.KindAutoMLJob, "", []work{{"<nil>", 1, manifest.KindAutoMLJob, resolve.Job, "", "s", false}}},
+	{"AutoML job", automlJob, manifest.KindAutoMLJob, "", []work{{"<nil>", 1, manifest.KindAutoMLJob, workload.ComputeJob, "", "cpu-small", false}}},
+	{"AutoML job by type", "type: automl\ntask: regression\ncompute: azureml:k8s\nresources: {instance_type: s}\n", manifest.KindAutoMLJob, "", []work{{"<nil>", 1, manifest.KindAutoMLJob, workload.ComputeJob, "", "s", false}}},
 	{"serverless AutoML job", "type: automl\ntask: regression\n", "", "a serverless job", nil},
 	{"GitHub workflow", githubWorkflow, "", "a GitHub Actions workflow", nil},
 	{"GitHub workflow by runs-on", "jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps: []\n", "", "a GitHub Actions workflow", nil},
-	{"sweep job", sweepJob, manifest.KindSweepJob, "", []work{{"<nil>", 1, manifest.KindSweepJob, resolve.Job, "", "cpu-small", false}}},
-	{"sweep job by shape", "trial: {command: x}\nsampling_algorithm: grid\ncompute: azureml:k8s\nresources: {instance_type: s}\n", manifest.KindSweepJob, "", []work{{"<nil>", 1, manifest.KindSweepJob, resolve.Job, "", "s", false}}},
+	{"sweep job", sweepJob, manifest.KindSweepJob, "", []work{{"<nil>", 1, manifest.KindSweepJob, workload.ComputeJob, "", "cpu-small", false}}},
+	{"sweep job by shape", "trial: {command: x}\nsampling_algorithm: grid\ncompute: azureml:k8s\nresources: {instance_type: s}\n", manifest.KindSweepJob, "", []work{{"<nil>", 1, manifest.KindSweepJob, workload.ComputeJob, "", "s", false}}},
 	{"serverless sweep job", "type: sweep\ntrial: {command: x}\n", "", "a serverless job", nil},
 	{"pipeline job", pipelineJob, manifest.KindPipelineJob, "", []work{
-		{"jobs.prep", 9, manifest.KindPipelineJob, resolve.Job, "", "cpu-small", false},
-		{"jobs.train", 17, manifest.KindPipelineJob, resolve.Job, "", "gpu-a100", false},
-		{"jobs.report", 26, manifest.KindPipelineJob, resolve.Job, "", "", false},
+		{"jobs.prep", 9, manifest.KindPipelineJob, workload.ComputeJob, "", "cpu-small", false},
+		{"jobs.train", 17, manifest.KindPipelineJob, workload.ComputeJob, "", "gpu-a100", false},
+		{"jobs.report", 26, manifest.KindPipelineJob, workload.ComputeJob, "", "", false},
 	}},
 	{"pipeline job by shape", "jobs: {}\n", manifest.KindPipelineJob, "", nil},
 	{"pipeline job by $schema", "$schema: https://azuremlschemas.azureedge.net/latest/pipelineJob.schema.json\n", manifest.KindPipelineJob, "", nil},
@@ -345,7 +345,7 @@ var recognitionTests = []struct {
 	{"some config", "some: config\nlist: [1, 2]\n", "", "not an InstanceType, nor an Azure ML deployment or job", nil},
 	{"JSON config", `{"some": "config", "list": [1, 2]}`, "", "not an InstanceType, nor an Azure ML deployment or job", nil},
 	{"Helm template", "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata:\n  name: {{ .Values.name }}\n", "", "holds Go template actions", nil},
-	{"a prompt template is content", promptPipeline, manifest.KindPipelineJob, "", []work{{"jobs.answer", 9, manifest.KindPipelineJob, resolve.Job, "", "gpu-a10", false}}},
+	{"a prompt template is content", promptPipeline, manifest.KindPipelineJob, "", []work{{"jobs.answer", 9, manifest.KindPipelineJob, workload.ComputeJob, "", "gpu-a10", false}}},
 }
 
 func TestRecognition(t *testing.T) {
@@ -404,22 +404,22 @@ func TestWorkloadFields(t *testing.T) {
 	compute := field.NewPath("compute")
 	tests := []struct {
 		src  string
-		want resolve.Workload
+		want workload.Workload
 	}{
-		{"endpoint_name: e\nmodel: {type: mlflow_model, path: m}\nresources: ~\n", resolve.Workload{Kind: resolve.Deployment, MLflow: true}},
-		{"endpoint_name: e\nmodel: azureml:m:1\n", resolve.Workload{Kind: resolve.Deployment}},
-		{"endpoint_name: e\nmodel: {type: custom_model}\n", resolve.Workload{Kind: resolve.Deployment}},
-		{"command: c\ncompute: k\nresources: {instance_type: big, instance_count: 2, shm_size: 2g}\n", resolve.Workload{Kind: resolve.Job, InstanceType: "big", Compute: "k", ComputePath: compute}},
+		{"endpoint_name: e\nmodel: {type: mlflow_model, path: m}\nresources: ~\n", workload.Workload{Kind: workload.OnlineDeployment, MLflow: true}},
+		{"endpoint_name: e\nmodel: azureml:m:1\n", workload.Workload{Kind: workload.OnlineDeployment}},
+		{"endpoint_name: e\nmodel: {type: custom_model}\n", workload.Workload{Kind: workload.OnlineDeployment}},
+		{"command: c\ncompute: k\nresources: {instance_type: big, instance_count: 2, shm_size: 2g}\n", workload.Workload{Kind: workload.ComputeJob, InstanceType: "big", Compute: "k", ComputePath: compute}},
 		// name wins over display_name, wherever it is written.
-		{"command: c\ncompute: k\ndisplay_name: shown\n", resolve.Workload{Kind: resolve.Job, Name: "shown", Compute: "k", ComputePath: compute}},
-		{"command: c\ncompute: k\ndisplay_name: shown\nname: real\n", resolve.Workload{Kind: resolve.Job, Name: "real", Compute: "k", ComputePath: compute}},
-		{"command: c\ncompute: k\nname: real\ndisplay_name: shown\n", resolve.Workload{Kind: resolve.Job, Name: "real", Compute: "k", ComputePath: compute}},
-		{"command: c\ncompute: azureml:/subscriptions/s/resourceGroups/rg/providers/Microsoft.MachineLearningServices/workspaces/ws/computes/k\n", resolve.Workload{Kind: resolve.Job,
+		{"command: c\ncompute: k\ndisplay_name: shown\n", workload.Workload{Kind: workload.ComputeJob, Name: "shown", Compute: "k", ComputePath: compute}},
+		{"command: c\ncompute: k\ndisplay_name: shown\nname: real\n", workload.Workload{Kind: workload.ComputeJob, Name: "real", Compute: "k", ComputePath: compute}},
+		{"command: c\ncompute: k\nname: real\ndisplay_name: shown\n", workload.Workload{Kind: workload.ComputeJob, Name: "real", Compute: "k", ComputePath: compute}},
+		{"command: c\ncompute: azureml:/subscriptions/s/resourceGroups/rg/providers/Microsoft.MachineLearningServices/workspaces/ws/computes/k\n", workload.Workload{Kind: workload.ComputeJob,
 			Compute: "azureml:/subscriptions/s/resourceGroups/rg/providers/Microsoft.MachineLearningServices/workspaces/ws/computes/k", ComputePath: compute}},
 	}
 	// The older form is read (its target is the compute), and reported: the CLI v2 refuses it.
 	f := manifest.Parse("w.yaml", []byte("command: c\ncompute: {target: azureml:k, instance_type: old}\n"))
-	want := resolve.Workload{Kind: resolve.Job, InstanceType: "old", LegacyCompute: true, Compute: "azureml:k", ComputePath: compute.Child("target")}
+	want := workload.Workload{Kind: workload.ComputeJob, InstanceType: "old", LegacyCompute: true, Compute: "azureml:k", ComputePath: compute.Child("target")}
 	if got := *oneDocument(t, f).Workloads[0].Object; !reflect.DeepEqual(got, want) {
 		t.Errorf("older form = %+v; want %+v", got, want)
 	}
@@ -452,9 +452,9 @@ func TestPipelineSteps(t *testing.T) {
 		name: "default compute: every step is a workload, one that names no instance type too",
 		src:  pipelineJob,
 		work: []work{
-			{"jobs.prep", 9, manifest.KindPipelineJob, resolve.Job, "", "cpu-small", false},
-			{"jobs.train", 17, manifest.KindPipelineJob, resolve.Job, "", "gpu-a100", false},
-			{"jobs.report", 26, manifest.KindPipelineJob, resolve.Job, "", "", false},
+			{"jobs.prep", 9, manifest.KindPipelineJob, workload.ComputeJob, "", "cpu-small", false},
+			{"jobs.train", 17, manifest.KindPipelineJob, workload.ComputeJob, "", "gpu-a100", false},
+			{"jobs.report", 26, manifest.KindPipelineJob, workload.ComputeJob, "", "", false},
 		},
 	}, {
 		name: "a pipeline's compute is every step's",
@@ -465,7 +465,7 @@ jobs:
     command: x
     resources: {instance_type: small}
 `,
-		work: []work{{"jobs.a", 5, manifest.KindPipelineJob, resolve.Job, "", "small", false}},
+		work: []work{{"jobs.a", 5, manifest.KindPipelineJob, workload.ComputeJob, "", "small", false}},
 	}, {
 		name: "serverless: steps without compute are skipped, steps with it are read",
 		src: `$schema: https://azuremlschemas.azureedge.net/latest/pipelineJob.schema.json
@@ -489,8 +489,8 @@ jobs:
       instance_type: legacy
 `,
 		work: []work{
-			{"jobs.train", 9, manifest.KindPipelineJob, resolve.Job, "", "gpu", false},
-			{"jobs.old", 16, manifest.KindPipelineJob, resolve.Job, "", "legacy", true},
+			{"jobs.train", 9, manifest.KindPipelineJob, workload.ComputeJob, "", "gpu", false},
+			{"jobs.old", 16, manifest.KindPipelineJob, workload.ComputeJob, "", "legacy", true},
 		},
 		skip: []manifest.Skip{
 			{Line: 5, Reason: `pipeline step "prep" is serverless (no compute, and no settings.default_compute): its instance_type is an Azure VM size`},
@@ -527,9 +527,9 @@ jobs:
     type: import
 `,
 		work: []work{
-			{"jobs.plain", 4, manifest.KindPipelineJob, resolve.Job, "", "", false},
-			{"jobs.own", 6, manifest.KindPipelineJob, resolve.Job, "", "", false},
-			{"jobs.bound", 9, manifest.KindPipelineJob, resolve.Job, "", "", false},
+			{"jobs.plain", 4, manifest.KindPipelineJob, workload.ComputeJob, "", "", false},
+			{"jobs.own", 6, manifest.KindPipelineJob, workload.ComputeJob, "", "", false},
+			{"jobs.bound", 9, manifest.KindPipelineJob, workload.ComputeJob, "", "", false},
 		},
 		skip: []manifest.Skip{
 			{Line: 12, Reason: `pipeline step "local" runs locally (compute: local)`},
@@ -548,7 +548,7 @@ jobs:
     command: x
     resources: {instance_type: small}
 `,
-		work: []work{{"jobs.s", 4, manifest.KindPipelineJob, resolve.Job, "step-one", "small", false}},
+		work: []work{{"jobs.s", 4, manifest.KindPipelineJob, workload.ComputeJob, "step-one", "small", false}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

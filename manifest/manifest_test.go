@@ -15,7 +15,7 @@ import (
 	"github.com/amlarc-go/instancetypes/examples"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/manifest"
-	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // readExample parses one file of examples.Manifests.
@@ -96,12 +96,12 @@ func TestExamplesDecode(t *testing.T) {
 	if job.Kind != manifest.KindJob || len(job.Workloads) != 1 {
 		t.Fatalf("job.yaml: kind %s, %d workloads", job.Kind, len(job.Workloads))
 	}
-	if w, want := *job.Workloads[0].Object, (resolve.Workload{Kind: resolve.Job, InstanceType: "myinstancetypename", Compute: "azureml:<Kubernetes-compute_target_name>", ComputePath: field.NewPath("compute")}); !reflect.DeepEqual(w, want) {
+	if w, want := *job.Workloads[0].Object, (workload.Workload{Kind: workload.ComputeJob, InstanceType: "myinstancetypename", Compute: "azureml:<Kubernetes-compute_target_name>", ComputePath: field.NewPath("compute")}); !reflect.DeepEqual(w, want) {
 		t.Errorf("job.yaml workload = %+v; want %+v", w, want)
 	}
 
 	dep := oneDocument(t, readExample(t, "deployment_resources.yaml")).Workloads[0].Object
-	if dep.Kind != resolve.Deployment || dep.Name != "blue" || dep.InstanceType != "cpusmall" || dep.Resources == nil {
+	if dep.Kind != workload.OnlineDeployment || dep.Name != "blue" || dep.InstanceType != "cpusmall" || dep.Resources == nil {
 		t.Fatalf("deployment_resources.yaml workload = %+v", dep)
 	}
 	if g, want := amounts(dep.Resources.Requests), map[string]string{"cpu": "0.1", "memory": "0.2Gi"}; !reflect.DeepEqual(g, want) {

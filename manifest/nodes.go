@@ -6,7 +6,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
@@ -18,8 +18,8 @@ import (
 // status.allocatable. The rest is checked for duplicate keys only. A value of the wrong
 // type, or an allocatable amount that is not a quantity, is a finding and left out; a node
 // without status.allocatable is a finding too, and offers nothing.
-func (d *decoder) node(n *yaml.Node) fit.Node {
-	var nd fit.Node
+func (d *decoder) node(n *yaml.Node) cluster.Node {
+	var nd cluster.Node
 	sawAllocatable := false
 	d.object(n, func(key string, _, v *yaml.Node) {
 		switch key {
@@ -43,7 +43,7 @@ func (d *decoder) node(n *yaml.Node) fit.Node {
 	return nd
 }
 
-func (d *decoder) nodeMeta(n *yaml.Node, nd *fit.Node) {
+func (d *decoder) nodeMeta(n *yaml.Node, nd *cluster.Node) {
 	d.object(n, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "name":
@@ -56,7 +56,7 @@ func (d *decoder) nodeMeta(n *yaml.Node, nd *fit.Node) {
 	})
 }
 
-func (d *decoder) nodeSpec(n *yaml.Node, nd *fit.Node) {
+func (d *decoder) nodeSpec(n *yaml.Node, nd *cluster.Node) {
 	d.object(n, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "unschedulable":
@@ -74,20 +74,20 @@ func (d *decoder) nodeSpec(n *yaml.Node, nd *fit.Node) {
 	})
 }
 
-func (d *decoder) taints(n *yaml.Node) []fit.Taint {
+func (d *decoder) taints(n *yaml.Node) []cluster.Taint {
 	if n.Kind != yaml.SequenceNode {
 		if !isNull(n) {
 			d.wrongType(n, "a list of taints")
 		}
 		return nil
 	}
-	var out []fit.Taint
+	var out []cluster.Taint
 	d.items(n, func(_ int, _, e *yaml.Node) {
 		if e.Kind != yaml.MappingNode {
 			d.mapping(e) // reports what is not null
 			return
 		}
-		var t fit.Taint
+		var t cluster.Taint
 		d.walk(e, false, func(key string, _, v *yaml.Node) {
 			switch key {
 			case "key":
@@ -107,7 +107,7 @@ func (d *decoder) taints(n *yaml.Node) []fit.Taint {
 
 // nodeStatus reads status.allocatable and reports whether there was one. An amount that is
 // no quantity is a finding, unless decoding refused it already.
-func (d *decoder) nodeStatus(n *yaml.Node, nd *fit.Node) bool {
+func (d *decoder) nodeStatus(n *yaml.Node, nd *cluster.Node) bool {
 	saw := false
 	d.object(n, func(key string, _, v *yaml.Node) {
 		if key != "allocatable" {

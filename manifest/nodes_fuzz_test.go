@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/manifest"
 )
 
@@ -23,11 +23,11 @@ import (
 // sigs.k8s.io/yaml turns the document into JSON and as the JSON's fields are named exactly
 // (Kubernetes' strict decoding matches case): a v1 Node, or the v1 Nodes of a v1 List.
 func FuzzNodes(f *testing.F) {
-	cluster, err := os.ReadFile("../examples/cluster/nodes.yaml")
+	nodes, err := os.ReadFile("../examples/cluster/nodes.yaml")
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(cluster)
+	f.Add(nodes)
 	for _, seed := range []string{
 		"apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {pool: gpu}}\nstatus: {allocatable: {cpu: 4, memory: 16Gi, nvidia.com/gpu: 1}}\n",
 		"apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec:\n  unschedulable: yes\n  taints: [{key: sku, value: gpu, effect: NoSchedule}, {key: k, effect: NoExecute}]\nstatus: {allocatable: {cpu: 3860m, memory: 13Gi, pods: \"110\"}}\n",
@@ -45,7 +45,7 @@ func FuzzNodes(f *testing.F) {
 		for _, x := range findings {
 			checkFinding(t, data, x)
 		}
-		var got []fit.Node
+		var got []cluster.Node
 		for _, d := range file.Documents {
 			for _, n := range d.Nodes {
 				if n.Line < 1 || n.Line > maxLines(data) {
@@ -77,7 +77,7 @@ type refNode struct {
 	name          string
 	labels        map[string]string
 	allocatable   map[string]resource.Quantity
-	taints        []fit.Taint
+	taints        []cluster.Taint
 	unschedulable bool
 }
 
@@ -179,7 +179,7 @@ func refNodeOf(o map[string]any) (refNode, error) {
 			if err != nil {
 				return n, err
 			}
-			var t fit.Taint
+			var t cluster.Taint
 			for _, f := range []struct {
 				key string
 				to  *string
@@ -217,7 +217,7 @@ func refNodeOf(o map[string]any) (refNode, error) {
 }
 
 // nodeDiff describes how our node differs from kubectl's, or returns "".
-func nodeDiff(got fit.Node, want refNode) string {
+func nodeDiff(got cluster.Node, want refNode) string {
 	var diffs []string
 	if got.Name != want.name {
 		diffs = append(diffs, fmt.Sprintf("name %q; kubectl sends %q", got.Name, want.name))

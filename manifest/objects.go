@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
@@ -399,7 +399,7 @@ var v1ListFields = []string{"apiVersion", "kind", "metadata", "items"}
 // v1List decodes the v1 List n, as kubectl get -o yaml prints one: its InstanceType items
 // are given to item, its Node items to node, its other items to skip with why.
 func (d *decoder) v1List(n *yaml.Node, item func(*instancetype.InstanceType, *field.Path, *yaml.Node, field.ErrorList),
-	node func(fit.Node, *field.Path, *yaml.Node, field.ErrorList), skip func(line int, reason string)) {
+	node func(cluster.Node, *field.Path, *yaml.Node, field.ErrorList), skip func(line int, reason string)) {
 	d.walk(n, false, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "apiVersion", "kind":

@@ -13,10 +13,10 @@ import (
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
-	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Input limits. The YAML reader itself limits nesting to 10,000 levels.
@@ -492,8 +492,8 @@ func (r *reader) add(n *yaml.Node, d *decoder) bool {
 		doc.Suppressions, r.comments.sup = r.comments.sup, nil
 	}
 	d.at.start = d.pos(n) // the document itself, and the place of what is above every recorded path
-	workload := func(k Kind, p *field.Path, n *yaml.Node, w *resolve.Workload, note string, errs field.ErrorList) {
-		doc.Workloads = append(doc.Workloads, Item[*resolve.Workload]{Path: p, Line: n.Line + d.lines, Kind: k, Object: w, Note: note, Errors: errs})
+	addWorkload := func(k Kind, p *field.Path, n *yaml.Node, w *workload.Workload, note string, errs field.ErrorList) {
+		doc.Workloads = append(doc.Workloads, Item[*workload.Workload]{Path: p, Line: n.Line + d.lines, Kind: k, Object: w, Note: note, Errors: errs})
 	}
 	// items counts the items of the document read, kept or skipped, and ends the walk
 	// past MaxItems.
@@ -519,20 +519,20 @@ func (r *reader) add(n *yaml.Node, d *decoder) bool {
 	case KindInstanceTypeList:
 		d.list(n, instanceType, func(n int) { doc.InstanceTypes = slices.Grow(doc.InstanceTypes, min(n, MaxItems+1)) })
 	case KindList:
-		d.v1List(n, instanceType, func(nd fit.Node, ip *field.Path, e *yaml.Node, errs field.ErrorList) {
-			doc.Nodes = append(doc.Nodes, Item[fit.Node]{Path: ip, Line: e.Line + d.lines, Kind: KindNode, Object: nd, Errors: errs})
+		d.v1List(n, instanceType, func(nd cluster.Node, ip *field.Path, e *yaml.Node, errs field.ErrorList) {
+			doc.Nodes = append(doc.Nodes, Item[cluster.Node]{Path: ip, Line: e.Line + d.lines, Kind: KindNode, Object: nd, Errors: errs})
 			items(e.Line)
 		}, skipped)
 	case KindNode:
 		whole = true
-		doc.Nodes = append(doc.Nodes, Item[fit.Node]{Line: doc.Line, Kind: kind, Object: d.node(n)})
+		doc.Nodes = append(doc.Nodes, Item[cluster.Node]{Line: doc.Line, Kind: kind, Object: d.node(n)})
 	case KindDeployment:
 		whole = true
-		workload(kind, nil, n, d.deployment(n), "", nil)
+		addWorkload(kind, nil, n, d.deployment(n), "", nil)
 	case KindJob, KindSweepJob, KindAutoMLJob, KindBatchDeployment:
 		whole = true
 		w := d.job(n)
-		workload(kind, nil, n, w, legacyNote(w), nil)
+		addWorkload(kind, nil, n, w, legacyNote(w), nil)
 	case KindCompute:
 		whole = true
 		doc.Computes = append(doc.Computes, Item[Compute]{Line: doc.Line, Kind: kind, Object: d.compute(n)})
@@ -542,12 +542,12 @@ func (r *reader) add(n *yaml.Node, d *decoder) bool {
 			items(e.Line)
 		})
 	case KindPipelineJob:
-		d.pipeline(n, func(p *field.Path, e *yaml.Node, w *resolve.Workload, errs field.ErrorList) {
-			workload(kind, p, e, w, legacyNote(w), errs)
+		d.pipeline(n, func(p *field.Path, e *yaml.Node, w *workload.Workload, errs field.ErrorList) {
+			addWorkload(kind, p, e, w, legacyNote(w), errs)
 		}, skipped)
 	case KindEndpoint:
-		d.endpoint(n, func(p *field.Path, e *yaml.Node, w *resolve.Workload, errs field.ErrorList) {
-			workload(KindDeployment, p, e, w, "an older form: an online endpoint file with its deployments inline; today each deployment has a file of its own, with $schema kubernetesOnlineDeployment.schema.json", errs)
+		d.endpoint(n, func(p *field.Path, e *yaml.Node, w *workload.Workload, errs field.ErrorList) {
+			addWorkload(KindDeployment, p, e, w, "an older form: an online endpoint file with its deployments inline; today each deployment has a file of its own, with $schema kubernetesOnlineDeployment.schema.json", errs)
 		})
 	}
 	switch {
@@ -595,7 +595,7 @@ func (r *reader) add(n *yaml.Node, d *decoder) bool {
 }
 
 // legacyNote is the note of a job written in the older form, with compute.instance_type.
-func legacyNote(w *resolve.Workload) string {
+func legacyNote(w *workload.Workload) string {
 	if !w.LegacyCompute {
 		return ""
 	}

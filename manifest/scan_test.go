@@ -153,9 +153,9 @@ func TestScanReleasesTrees(t *testing.T) {
 			}
 		}
 		for j, w := range pd.Workloads {
-			_, errs := validate.Placement(catalog, w.Object, w.Path, validate.Options{NodeSelector: map[string]string{"pool": "other"}})
+			_, errs := validate.Resolve(catalog, w.Object, w.Path, resolve.Options{NodeSelector: map[string]string{"pool": "other"}})
 			sw := sd.Workloads[j]
-			_, serrs := validate.Placement(catalog, sw.Object, sw.Path, validate.Options{NodeSelector: map[string]string{"pool": "other"}})
+			_, serrs := validate.Resolve(catalog, sw.Object, sw.Path, resolve.Options{NodeSelector: map[string]string{"pool": "other"}})
 			checked += len(errs)
 			if got, want := messages(sd.Locate(serrs)), messages(pd.Locate(errs)); got != want {
 				t.Errorf("document %d workload %s: after Scan:%s\nwith Parse:%s", i, w.Path, got, want)

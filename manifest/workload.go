@@ -7,7 +7,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
-	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // mlflowModel is the model.type of an MLflow model deployment.
@@ -16,8 +16,8 @@ const mlflowModel = "mlflow_model"
 // deployment decodes the fields of the online deployment n, at the current path, that
 // resolution needs; the rest of it is only checked for duplicate keys and what kubectl would
 // refuse.
-func (d *decoder) deployment(n *yaml.Node) *resolve.Workload {
-	w := &resolve.Workload{Kind: resolve.Deployment}
+func (d *decoder) deployment(n *yaml.Node) *workload.Workload {
+	w := &workload.Workload{Kind: workload.OnlineDeployment}
 	d.object(n, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "name":
@@ -39,7 +39,7 @@ func (d *decoder) deployment(n *yaml.Node) *resolve.Workload {
 }
 
 // model reads model.type of a deployment.
-func (d *decoder) model(n *yaml.Node, w *resolve.Workload) {
+func (d *decoder) model(n *yaml.Node, w *workload.Workload) {
 	if n.Kind != yaml.MappingNode {
 		d.checkTree(n) // a model named by reference (azureml:my-model:1)
 		return
@@ -61,8 +61,8 @@ func (d *decoder) model(n *yaml.Node, w *resolve.Workload) {
 // older form's compute.instance_type is read only when there is none (no key, or null). A
 // job that names one in both, and different ones, has a finding at compute.instance_type,
 // which is ignored.
-func (d *decoder) job(n *yaml.Node) *resolve.Workload {
-	w := &resolve.Workload{Kind: resolve.Job}
+func (d *decoder) job(n *yaml.Node) *workload.Workload {
+	w := &workload.Workload{Kind: workload.ComputeJob}
 	var current, legacy namedType
 	var legacyKey *yaml.Node
 	var legacyPath *field.Path
@@ -107,7 +107,7 @@ func (d *decoder) job(n *yaml.Node) *resolve.Workload {
 // legacyFinding reports the older form of a job's compute, a mapping of target and
 // instance_type, at its key k (path p): the Azure ML CLI v2 refuses it (its compute is a
 // string), and the finding gives today's form.
-func (d *decoder) legacyFinding(k *yaml.Node, p *field.Path, w *resolve.Workload) {
+func (d *decoder) legacyFinding(k *yaml.Node, p *field.Path, w *workload.Workload) {
 	target := w.Compute
 	if target == "" {
 		target = "azureml:TARGET"
@@ -162,7 +162,7 @@ func (d *decoder) jobResources(n *yaml.Node) namedType {
 
 // legacyCompute reads the older form of a job's compute, a mapping of target and
 // instance_type: the target is w's compute.
-func (d *decoder) legacyCompute(n *yaml.Node, w *resolve.Workload) namedType {
+func (d *decoder) legacyCompute(n *yaml.Node, w *workload.Workload) namedType {
 	var it namedType
 	d.walk(n, false, func(key string, k, v *yaml.Node) {
 		switch key {
@@ -196,7 +196,7 @@ func (d *decoder) wrongShape(n *yaml.Node, want, example string) {
 // shape than a mapping of steps (or null), and a step that is not a mapping (nor null),
 // are findings. The rest of the document is checked for duplicate keys and what kubectl
 // would refuse.
-func (d *decoder) pipeline(n *yaml.Node, add func(*field.Path, *yaml.Node, *resolve.Workload, field.ErrorList), skip func(line int, reason string)) {
+func (d *decoder) pipeline(n *yaml.Node, add func(*field.Path, *yaml.Node, *workload.Workload, field.ErrorList), skip func(line int, reason string)) {
 	budget := MaxNodes
 	var def pipelineCompute
 	if k, v := lookup(n, "compute", &budget); k != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
@@ -322,7 +322,7 @@ func stepShapeOf(s *yaml.Node, budget *int) stepShape {
 // form: each item of deployments is a deployment, given to add with its path
 // (deployments[i]) and the node where it is written. deployments of another shape than a
 // list (or null) is a finding.
-func (d *decoder) endpoint(n *yaml.Node, add func(*field.Path, *yaml.Node, *resolve.Workload, field.ErrorList)) {
+func (d *decoder) endpoint(n *yaml.Node, add func(*field.Path, *yaml.Node, *workload.Workload, field.ErrorList)) {
 	d.walk(n, false, func(key string, _, v *yaml.Node) {
 		switch {
 		case key != "deployments":

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Sinks keep the compiler from optimising benchmarked calls away.
@@ -43,10 +44,10 @@ func benchCatalogTypes(n int) []*instancetype.InstanceType {
 
 // benchWorkloads are deployments shaped like examples/deployment_resources.yaml, naming
 // types 0 to 8 in turn, half of which have a node selector.
-func benchWorkloads() []*Workload {
-	ws := make([]*Workload, 9)
+func benchWorkloads() []*workload.Workload {
+	ws := make([]*workload.Workload, 9)
 	for i := range ws {
-		ws[i] = &Workload{Kind: Deployment, Name: "blue", InstanceType: fmt.Sprintf("type-%04d", i),
+		ws[i] = &workload.Workload{Kind: workload.OnlineDeployment, Name: "blue", InstanceType: fmt.Sprintf("type-%04d", i),
 			Resources: &instancetype.ResourceRequirements{
 				Requests: rl("cpu", "0.1", "memory", "0.2Gi"),
 				Limits:   rl("cpu", "0.2", "memory", "0.5Gi"),
@@ -198,8 +199,8 @@ func TestResolveAllocs(t *testing.T) {
 	small := NewCatalog(benchCatalogTypes(10)...)
 	store := NewStore(benchCatalogTypes(10_000)...)
 	own := benchWorkloads()[0] // own resources, type without selector
-	withSel := &Workload{Kind: Job, InstanceType: "type-0001"}
-	def := &Workload{Kind: Deployment}
+	withSel := &workload.Workload{Kind: workload.ComputeJob, InstanceType: "type-0001"}
+	def := &workload.Workload{Kind: workload.OnlineDeployment}
 	ext := sel("zone", "west")
 	typeSel := sel("pool", "p1")
 
@@ -366,11 +367,11 @@ func quantities(kv ...string) map[string]resource.Quantity {
 func TestSameOutcome(t *testing.T) {
 	c, m := NewCatalog(benchCatalogTypes(10)...), refCatalog(10)
 	ws, rws := benchWorkloads(), refWorkloads()
-	over := &Workload{Kind: Deployment, InstanceType: "type-0001", Resources: &instancetype.ResourceRequirements{
+	over := &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "type-0001", Resources: &instancetype.ResourceRequirements{
 		Requests: instancetype.ResourceList{"cpu": instancetype.MustParseAmount("2")},
 		Limits:   instancetype.ResourceList{"cpu": instancetype.MustParseAmount("2"), "nvidia.com/gpu": instancetype.MustParseAmount("1"), "amd.com/gpu": instancetype.MustParseAmount("1")},
 	}}
-	ws = append(ws, over, &Workload{Kind: Deployment, InstanceType: "nope"}, &Workload{Kind: Deployment})
+	ws = append(ws, over, &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "nope"}, &workload.Workload{Kind: workload.OnlineDeployment})
 	rws = append(rws, &refWorkload{instanceType: "type-0001", requests: quantities("cpu", "2"), limits: quantities("cpu", "2", "nvidia.com/gpu", "1", "amd.com/gpu", "1")},
 		&refWorkload{instanceType: "nope"}, &refWorkload{})
 	for _, ext := range []map[string]string{nil, {"zone": "west"}, {"pool": "p1"}, {"pool": "other"}} {

@@ -3,10 +3,11 @@
 //
 // A [Catalog] is an immutable set of instance types that always holds
 // instancetype.DefaultName: the built-in definition (instancetype.Default) unless a custom
-// instance type of that name overrides it (R5). [Resolve] turns a [Workload] — a training
-// job or an online deployment, as package manifest decodes it — plus the extension's own
-// nodeSelector ([Options]) into a [Placement], or into the field errors that prevent one. A [Store]
-// holds the catalog of a controller, fed by informer events (typed instance types, or the
+// instance type of that name overrides it (R5). [Resolve] turns a [workload.Workload] — a
+// training job or an online deployment, as package manifest decodes it — plus the
+// extension's own nodeSelector ([Options]) into a [Placement], or into the field errors
+// that prevent one; package validate's validators take the same [Options]. A [Store] holds
+// the catalog of a controller, fed by informer events (typed instance types, or the
 // *unstructured.Unstructured objects of a dynamic informer; what it cannot use it counts,
 // [Store.Dropped], and reports to a hook, [Store.SetDropHandler]), and publishes
 // copy-on-write snapshots that any number of goroutines resolve against without locking.

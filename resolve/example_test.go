@@ -9,6 +9,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // list builds a resource list from name, text pairs.
@@ -48,8 +49,8 @@ type ResourceName string
 // which stay within cpusmall's limits.
 func Example() {
 	catalog := resolve.NewCatalog(sourceList()...)
-	blue := &resolve.Workload{
-		Kind:         resolve.Deployment,
+	blue := &workload.Workload{
+		Kind:         workload.OnlineDeployment,
 		Name:         "blue",
 		InstanceType: "cpusmall",
 		Resources: &instancetype.ResourceRequirements{
@@ -128,8 +129,8 @@ func ExampleResolve() {
 		},
 	}
 	catalog := resolve.NewCatalog(gpu)
-	train := &resolve.Workload{
-		Kind:         resolve.Deployment,
+	train := &workload.Workload{
+		Kind:         workload.OnlineDeployment,
 		Name:         "train",
 		InstanceType: "gpu",
 		Resources: &instancetype.ResourceRequirements{
@@ -157,7 +158,7 @@ func ExampleStore() {
 		store.OnAdd(it, true)
 	}
 
-	job := &resolve.Workload{Kind: resolve.Job, Name: "hello"}
+	job := &workload.Workload{Kind: workload.ComputeJob, Name: "hello"}
 	p, _ := store.Resolve(job, nil, resolve.Options{NodeSelector: map[string]string{"pool": "ml"}})
 	fmt.Println(p.InstanceType, p.BuiltIn, p.NodeSelector(), p.Limit("cpu"))
 
@@ -175,8 +176,8 @@ func ExampleStore() {
 // type's limits for the rest: the effective limits are its own, completed from the type's.
 func ExamplePlacement_Limits() {
 	catalog := resolve.NewCatalog(sourceList()...)
-	partial := &resolve.Workload{
-		Kind:         resolve.Deployment,
+	partial := &workload.Workload{
+		Kind:         workload.OnlineDeployment,
 		InstanceType: "cpusmall",
 		Resources: &instancetype.ResourceRequirements{
 			Requests: list("cpu", "100m", "memory", "100Mi"),

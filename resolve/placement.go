@@ -3,6 +3,7 @@ package resolve
 import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/selector"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Placement is what a workload gets: its instance type, the nodes it may run on and its
@@ -15,7 +16,7 @@ import (
 // [Placement.Matches] read without allocating.
 type Placement struct {
 	// Kind is the workload's kind.
-	Kind WorkloadKind
+	Kind workload.Kind
 	// Name is the workload's name, "" if it has none.
 	Name string
 	// InstanceType is the name of the effective instance type: the one the workload names,

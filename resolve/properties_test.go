@@ -12,6 +12,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/selector"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // The properties of resolution, written once and run both as tests and as fuzz targets.
@@ -46,7 +47,7 @@ var selectorGen = rapid.MapOfN(
 type scenario struct {
 	catalog   *Catalog
 	types     []*instancetype.InstanceType
-	w         *Workload
+	w         *workload.Workload
 	extension map[string]string
 }
 
@@ -57,8 +58,8 @@ func drawScenario(t *rapid.T) scenario {
 		types = append(types, newType(name, selectorGen.Draw(t, "selector"),
 			resourceListGen.Draw(t, "type requests"), resourceListGen.Draw(t, "type limits")))
 	}
-	w := &Workload{
-		Kind:         rapid.SampledFrom([]WorkloadKind{Deployment, Job}).Draw(t, "kind"),
+	w := &workload.Workload{
+		Kind:         rapid.SampledFrom([]workload.Kind{workload.OnlineDeployment, workload.ComputeJob}).Draw(t, "kind"),
 		InstanceType: rapid.SampledFrom([]string{"", "a", "b", "c", instancetype.DefaultName}).Draw(t, "instance type"),
 	}
 	if rapid.Bool().Draw(t, "has resources") {
@@ -104,7 +105,7 @@ func propLimitsWithinType(t *rapid.T) {
 			}
 		}
 	}
-	if s.w.Resources == nil || s.w.Kind == Job {
+	if s.w.Resources == nil || s.w.Kind == workload.ComputeJob {
 		return // the type's own resources: their consistency is validate's business
 	}
 	for name, r := range p.Requests() {
@@ -120,7 +121,7 @@ func propLimitsWithinType(t *rapid.T) {
 // the section's own where it sets one.
 func propLimitsComplete(t *rapid.T) {
 	s := drawScenario(t)
-	if s.w.Resources == nil || s.w.Kind == Job {
+	if s.w.Resources == nil || s.w.Kind == workload.ComputeJob {
 		return
 	}
 	p, _ := Resolve(s.catalog, s.w, nil, Options{NodeSelector: s.extension})
@@ -152,7 +153,7 @@ func propErrorsAreJustified(t *rapid.T) {
 	if s.w.InstanceType == "" {
 		it, ok = s.catalog.Get(instancetype.DefaultName)
 	}
-	if !ok || s.w.Resources == nil || s.w.Kind == Job || len(s.w.Resources.Limits) == 0 {
+	if !ok || s.w.Resources == nil || s.w.Kind == workload.ComputeJob || len(s.w.Resources.Limits) == 0 {
 		return
 	}
 	reported := map[string]bool{}

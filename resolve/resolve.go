@@ -11,31 +11,46 @@ import (
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/selector"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
-// Options are the settings of the cluster that resolution depends on.
+// Options are the settings of the cluster that resolution and validation depend on: the
+// Azure ML extension's own nodeSelector, and how package validate applies it. Resolve reads
+// NodeSelector only; the validators of package validate take the same Options.
 type Options struct {
-	// NodeSelector is the extension's own nodeSelector, which applies to every instance type
-	// (R7). Nil means the extension has none.
+	// NodeSelector is the extension's own nodeSelector, which applies to every instance
+	// type (R7). An instance type that sets one of its keys to another value can place no
+	// workload: that is always a finding. Nil means the extension has none.
 	NodeSelector map[string]string
+	// StrictSubset applies to validating instance types (validate.InstanceType and the
+	// like): it applies the literal rule of the source document, that every key and value
+	// of an instance type's nodeSelector must also be in the extension's NodeSelector.
+	// Resolve and the validation of workloads ignore it.
+	StrictSubset bool
+	// NamesUnchecked applies to validating workloads (validate.Workload and
+	// validate.Resolve): it says that the catalog a workload is checked against is not the
+	// cluster's (none was given), so that an instance type name it lacks is not reported,
+	// and only a name that cannot be an instance type's at all is. Resolve itself reports
+	// a name the catalog lacks whatever it says.
+	NamesUnchecked bool
 }
 
 // Resolve returns the placement of the workload w in the catalog c (nil for the built-in
 // default alone), by the rules in the package documentation. opts.NodeSelector is the
-// extension's own nodeSelector.
+// extension's own nodeSelector; the rest of opts is validation's, and Resolve ignores it.
 //
 // fldPath is the root of the workload in its document (nil for a whole document); errors
 // are reported below it, at instance_type (resources.instance_type for a job) and at
 // resources.limits[NAME] and resources.requests[NAME]. On errors the placement is still
 // filled in as far as it can be, as the package documentation details. A nil w is taken as
-// the zero Workload.
+// the zero workload.Workload.
 //
 // Resolve does not modify its arguments. It costs the same whatever the size of c and
 // allocates nothing on success. The user-supplied text its errors repeat is cut to 256
 // bytes, so that no error grows with hostile input.
-func Resolve(c *Catalog, w *Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
+func Resolve(c *Catalog, w *workload.Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
 	if w == nil {
-		w = &Workload{}
+		w = &workload.Workload{}
 	}
 	p := Placement{Kind: w.Kind, Name: w.Name, InstanceType: w.InstanceType, ext: opts.NodeSelector}
 	if p.InstanceType == "" {
@@ -62,7 +77,7 @@ func Resolve(c *Catalog, w *Workload, fldPath *field.Path, opts Options) (Placem
 	if it != nil {
 		typ = it.Spec.Resources
 	}
-	if w.Resources == nil || w.Kind == Job {
+	if w.Resources == nil || w.Kind == workload.ComputeJob {
 		// Jobs take their resources from the instance type; so does a deployment without a
 		// resources section.
 		p.requests, p.own = typ.Requests, typ.Limits
@@ -82,7 +97,7 @@ func Resolve(c *Catalog, w *Workload, fldPath *field.Path, opts Options) (Placem
 }
 
 // Resolve is [Resolve] in the catalog c.
-func (c *Catalog) Resolve(w *Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
+func (c *Catalog) Resolve(w *workload.Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
 	return Resolve(c, w, fldPath, opts)
 }
 
@@ -143,7 +158,7 @@ func each(l instancetype.ResourceList, fn func(instancetype.ResourceName, instan
 // usable amounts take part (rules.Usable): one with a problem of its own is validate's to
 // report, here or in the instance type.
 func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList, typeName string,
-	w *Workload, root *field.Path) field.ErrorList {
+	w *workload.Workload, root *field.Path) field.ErrorList {
 	each(own, func(name instancetype.ResourceName, l instancetype.Amount) {
 		if !rules.Usable(name, l) {
 			return
@@ -168,7 +183,7 @@ func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList
 // checkRequests appends an error for each request of a deployment's own requests that
 // exceeds its effective limit: the section's own limit of the resource when it sets one,
 // else the instance type's. Only usable amounts take part.
-func checkRequests(errs field.ErrorList, p *Placement, w *Workload, root *field.Path) field.ErrorList {
+func checkRequests(errs field.ErrorList, p *Placement, w *workload.Workload, root *field.Path) field.ErrorList {
 	each(p.requests, func(name instancetype.ResourceName, r instancetype.Amount) {
 		if !rules.Usable(name, r) {
 			return

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // resolveTests are the rules of resolution, each case one rule taken one way or the
@@ -18,7 +19,7 @@ import (
 var resolveTests = []struct {
 	name      string
 	catalog   []*instancetype.InstanceType // nil: the standard catalog above
-	w         *Workload
+	w         *workload.Workload
 	extension map[string]string
 	root      *field.Path
 
@@ -32,7 +33,7 @@ var resolveTests = []struct {
 	// R6: no name, the default.
 	{
 		name:         "no name gives the built-in default",
-		w:            &Workload{Kind: Deployment, Name: "blue"},
+		w:            &workload.Workload{Kind: workload.OnlineDeployment, Name: "blue"},
 		wantType:     instancetype.DefaultName,
 		wantBuiltIn:  true,
 		wantRequests: "cpu=100m,memory=2Gi",
@@ -47,7 +48,7 @@ var resolveTests = []struct {
 	},
 	{
 		name:         "explicit defaultinstancetype is the built-in one",
-		w:            &Workload{Kind: Job, InstanceType: instancetype.DefaultName},
+		w:            &workload.Workload{Kind: workload.ComputeJob, InstanceType: instancetype.DefaultName},
 		wantType:     instancetype.DefaultName,
 		wantBuiltIn:  true,
 		wantRequests: "cpu=100m,memory=2Gi",
@@ -57,7 +58,7 @@ var resolveTests = []struct {
 	{
 		name:         "custom default overrides the built-in one",
 		catalog:      []*instancetype.InstanceType{cpuSmall(), customDefault()},
-		w:            &Workload{Kind: Deployment},
+		w:            &workload.Workload{Kind: workload.OnlineDeployment},
 		wantType:     instancetype.DefaultName,
 		wantRequests: "cpu=1,memory=1Gi",
 		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=0",
@@ -65,14 +66,14 @@ var resolveTests = []struct {
 	// A named type.
 	{
 		name:         "named type",
-		w:            &Workload{Kind: Deployment, InstanceType: "cpusmall"},
+		w:            &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall"},
 		wantType:     "cpusmall",
 		wantRequests: "cpu=100m,memory=100Mi",
 		wantLimits:   "cpu=1,memory=1Gi,nvidia.com/gpu=0",
 	},
 	{
 		name:         "job names a type with a selector",
-		w:            &Workload{Kind: Job, InstanceType: "myinstancetypename"},
+		w:            &workload.Workload{Kind: workload.ComputeJob, InstanceType: "myinstancetypename"},
 		wantType:     "myinstancetypename",
 		wantSelector: sel("mylabel", "mylabelvalue"),
 		wantRequests: "cpu=700m,memory=1500Mi",
@@ -81,7 +82,7 @@ var resolveTests = []struct {
 	// Unknown type.
 	{
 		name:         "unknown type of a deployment",
-		w:            &Workload{Kind: Deployment, InstanceType: "cpusmal"},
+		w:            &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmal"},
 		extension:    sel("pool", "ml"),
 		wantType:     "cpusmal",
 		wantSelector: sel("pool", "ml"),
@@ -89,26 +90,26 @@ var resolveTests = []struct {
 	},
 	{
 		name:     "unknown type of a job",
-		w:        &Workload{Kind: Job, InstanceType: "nope"},
+		w:        &workload.Workload{Kind: workload.ComputeJob, InstanceType: "nope"},
 		wantType: "nope",
 		wantErrs: []string{"FieldValueNotFound resources.instance_type"},
 	},
 	{
 		name:     "unknown type below a root",
-		w:        &Workload{Kind: Job, InstanceType: "nope"},
+		w:        &workload.Workload{Kind: workload.ComputeJob, InstanceType: "nope"},
 		root:     field.NewPath("items").Index(2),
 		wantType: "nope",
 		wantErrs: []string{"FieldValueNotFound items[2].resources.instance_type"},
 	},
 	{
 		name:     "names are case-sensitive",
-		w:        &Workload{Kind: Deployment, InstanceType: "CPUSmall"},
+		w:        &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "CPUSmall"},
 		wantType: "CPUSmall",
 		wantErrs: []string{"FieldValueNotFound instance_type"},
 	},
 	{
 		name: "unknown type keeps the section and checks it against itself",
-		w: &Workload{Kind: Deployment, InstanceType: "nope", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "nope", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "2", "memory", "1Gi"),
 			Limits:   rl("cpu", "1", "memory", "1Gi"),
 		}},
@@ -120,7 +121,7 @@ var resolveTests = []struct {
 	// Own resources (R8, R9).
 	{
 		name: "own resources within the type",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "0.1", "memory", "0.2Gi"),
 			Limits:   rl("cpu", "0.2", "memory", "0.5Gi"),
 		}},
@@ -130,7 +131,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "own limits equal to the type's",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "1000m", "memory", "1Gi"),
 			Limits:   rl("cpu", "1", "memory", "1024Mi"),
 		}},
@@ -140,7 +141,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "no limits takes the type's as a whole",
-		w: &Workload{Kind: Deployment, InstanceType: "myinstancetypename", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "myinstancetypename", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "500m", "memory", "1Gi"),
 		}},
 		wantType:     "myinstancetypename",
@@ -150,7 +151,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "empty limits takes the type's as a whole",
-		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "500m", "memory", "1Gi"),
 			Limits:   instancetype.ResourceList{},
 		}},
@@ -161,7 +162,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "cpu limit above the type's",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "100m", "memory", "100Mi"),
 			Limits:   rl("cpu", "4", "memory", "1Gi"),
 		}},
@@ -172,7 +173,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "every limit above the type's, in field order",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "100m", "memory", "100Mi"),
 			Limits:   rl("memory", "1025Mi", "nvidia.com/gpu", "1", "cpu", "1001m"),
 		}},
@@ -188,7 +189,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "GPU the type does not provide",
-		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "1", "memory", "1Gi"),
 			Limits:   rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "1"),
 		}},
@@ -200,7 +201,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "any extended resource the type does not provide",
-		w: &Workload{Kind: Deployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "1", "memory", "1Gi"),
 			Limits:   rl("cpu", "1", "memory", "1Gi", "amd.com/gpu", "1"),
 		}},
@@ -214,7 +215,7 @@ var resolveTests = []struct {
 		name: "GPU the type provides as null",
 		catalog: []*instancetype.InstanceType{newType("nullgpu", nil,
 			rl("cpu", "1", "memory", "1Gi"), rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "<null>"))},
-		w: &Workload{Kind: Deployment, InstanceType: "nullgpu", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "nullgpu", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "1", "memory", "1Gi"),
 			Limits:   rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "2"),
 		}},
@@ -225,7 +226,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "no GPU asked of a type without one",
-		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "1", "memory", "1Gi"),
 			Limits:   rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "0"),
 		}},
@@ -236,7 +237,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "GPU within the type's",
-		w: &Workload{Kind: Deployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "1", "memory", "1Gi"),
 			Limits:   rl("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "2"),
 		}},
@@ -247,7 +248,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "GPU above a type's zero",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "100m", "memory", "100Mi"),
 			Limits:   rl("cpu", "1", "memory", "1Gi", "nvidia.com/gpu", "1"),
 		}},
@@ -259,7 +260,7 @@ var resolveTests = []struct {
 	// Requests within the effective limits.
 	{
 		name: "request above its own limit",
-		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "600m", "memory", "1Gi"),
 			Limits:   rl("cpu", "500m", "memory", "1Gi"),
 		}},
@@ -271,7 +272,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "request equal to its own limit",
-		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "0.5", "memory", "1G"),
 			Limits:   rl("cpu", "500m", "memory", "1000M"),
 		}},
@@ -282,7 +283,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "request above the type's limit when the section has none",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "2", "memory", "2Gi"),
 		}},
 		wantType:     "cpusmall",
@@ -292,7 +293,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "request above the type's limit of a resource the section's limits leave out",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "2", "memory", "100Mi"),
 			Limits:   rl("memory", "1Gi"),
 		}},
@@ -303,7 +304,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "limit and request both too big are both reported",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "3", "memory", "100Mi"),
 			Limits:   rl("cpu", "2", "memory", "1Gi"),
 		}},
@@ -317,7 +318,7 @@ var resolveTests = []struct {
 		name: "invalid and unset amounts are skipped",
 		catalog: []*instancetype.InstanceType{newType("broken", nil,
 			rl("cpu", "x", "memory", "<null>"), rl("cpu", "", "nvidia.com/gpu", "1.5x"))},
-		w: &Workload{Kind: Deployment, InstanceType: "broken", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "broken", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "2Gx", "memory", "<null>", "nvidia.com/gpu", "9"),
 			Limits:   rl("cpu", "100", "memory", "", "nvidia.com/gpu", "4", "example.com/foo", "<null>"),
 		}},
@@ -328,7 +329,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "a set but invalid own limit caps nothing",
-		w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "4", "memory", "100Mi"),
 			Limits:   rl("cpu", "lots", "memory", "1Gi"),
 		}},
@@ -338,7 +339,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "unqualified unknown resources are not said to be missing",
-		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "1", "memory", "1Gi"),
 			Limits:   rl("cpu", "1", "memory", "1Gi", "gpu", "1"),
 		}},
@@ -349,7 +350,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "resources section without requests",
-		w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 			Limits: rl("cpu", "1"),
 		}},
 		wantType:    instancetype.DefaultName,
@@ -359,7 +360,7 @@ var resolveTests = []struct {
 	// Selectors (R7).
 	{
 		name:         "extension selector alone",
-		w:            &Workload{Kind: Deployment, InstanceType: "cpusmall"},
+		w:            &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall"},
 		extension:    sel("pool", "ml"),
 		wantType:     "cpusmall",
 		wantSelector: sel("pool", "ml"),
@@ -368,7 +369,7 @@ var resolveTests = []struct {
 	},
 	{
 		name:         "selectors merged",
-		w:            &Workload{Kind: Job, InstanceType: "gpu"},
+		w:            &workload.Workload{Kind: workload.ComputeJob, InstanceType: "gpu"},
 		extension:    sel("pool", "gpu", "zone", "west"),
 		wantType:     "gpu",
 		wantSelector: sel("pool", "gpu", "zone", "west", "accelerator", "nvidia"),
@@ -377,7 +378,7 @@ var resolveTests = []struct {
 	},
 	{
 		name:         "type selector a subset of the extension's",
-		w:            &Workload{Kind: Job, InstanceType: "myinstancetypename"},
+		w:            &workload.Workload{Kind: workload.ComputeJob, InstanceType: "myinstancetypename"},
 		extension:    sel("mylabel", "mylabelvalue", "zone", "west"),
 		wantType:     "myinstancetypename",
 		wantSelector: sel("mylabel", "mylabelvalue", "zone", "west"),
@@ -386,7 +387,7 @@ var resolveTests = []struct {
 	},
 	{
 		name:         "conflicting key",
-		w:            &Workload{Kind: Deployment, InstanceType: "gpu"},
+		w:            &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "gpu"},
 		extension:    sel("pool", "cpu"),
 		wantType:     "gpu",
 		wantSelector: sel("pool", "cpu"),
@@ -396,7 +397,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "every conflicting key, and resources too",
-		w: &Workload{Kind: Deployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
+		w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "gpu", Resources: &instancetype.ResourceRequirements{
 			Requests: rl("cpu", "1", "memory", "1Gi"),
 			Limits:   rl("cpu", "16", "memory", "1Gi"),
 		}},
@@ -414,7 +415,7 @@ var resolveTests = []struct {
 	{
 		name:         "conflict with a custom default reported at the missing field",
 		catalog:      []*instancetype.InstanceType{newType(instancetype.DefaultName, sel("pool", "default"), rl("cpu", "1"), rl("cpu", "1"))},
-		w:            &Workload{Kind: Job},
+		w:            &workload.Workload{Kind: workload.ComputeJob},
 		extension:    sel("pool", "ml"),
 		wantType:     instancetype.DefaultName,
 		wantSelector: sel("pool", "ml"),
@@ -438,7 +439,7 @@ func TestResolve(t *testing.T) {
 			}
 			w := tt.w
 			if w == nil {
-				w = &Workload{}
+				w = &workload.Workload{}
 			}
 			if p.Kind != w.Kind || p.Name != w.Name {
 				t.Errorf("Resolve kind, name = %q, %q; want %q, %q", p.Kind, p.Name, w.Kind, w.Name)
@@ -465,39 +466,39 @@ func TestResolve(t *testing.T) {
 func TestResolveDetails(t *testing.T) {
 	c := NewCatalog(cpuSmall(), gpuType())
 	tests := []struct {
-		w         *Workload
+		w         *workload.Workload
 		extension map[string]string
 		want      []string
 	}{
 		{
-			w: &Workload{Kind: Deployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
+			w: &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmall", Resources: &instancetype.ResourceRequirements{
 				Requests: rl("cpu", "100m"), Limits: rl("cpu", "4"),
 			}},
 			want: []string{`resources.limits[cpu]: Invalid value: "4": must be less than or equal to the cpu limit of instance type "cpusmall" (1)`},
 		},
 		{
-			w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 				Limits: rl("nvidia.com/gpu", "1"),
 			}},
 			want: []string{`resources.limits[nvidia.com/gpu]: Invalid value: "1": instance type "defaultinstancetype" provides no nvidia.com/gpu`},
 		},
 		{
-			w: &Workload{Kind: Deployment, Resources: &instancetype.ResourceRequirements{
+			w: &workload.Workload{Kind: workload.OnlineDeployment, Resources: &instancetype.ResourceRequirements{
 				Requests: rl("memory", "3Gi"), Limits: rl("memory", "2G"),
 			}},
 			want: []string{`resources.requests[memory]: Invalid value: "3Gi": must be less than or equal to the memory limit (2G)`},
 		},
 		{
-			w:         &Workload{Kind: Deployment, InstanceType: "gpu"},
+			w:         &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "gpu"},
 			extension: sel("pool", "cpu"),
 			want:      []string{`instance_type: Invalid value: "gpu": instance type "gpu" sets pool=gpu but the extension's nodeSelector sets pool=cpu; no node can match both`},
 		},
 		{
-			w:    &Workload{Kind: Deployment, InstanceType: "cpusmal"},
+			w:    &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "cpusmal"},
 			want: []string{`instance_type: Not found: "cpusmal": did you mean "cpusmall"?`},
 		},
 		{
-			w:    &Workload{Kind: Job, InstanceType: "xyz"},
+			w:    &workload.Workload{Kind: workload.ComputeJob, InstanceType: "xyz"},
 			want: []string{`resources.instance_type: Not found: "xyz": known instance types: "cpusmall", "defaultinstancetype", "gpu"`},
 		},
 	}
@@ -519,7 +520,7 @@ func TestPlacementHandsOutCopies(t *testing.T) {
 	it := myInstanceType()
 	c := NewCatalog(it)
 	ext := sel("mylabel", "mylabelvalue")
-	w := &Workload{Kind: Deployment, InstanceType: it.Name, Resources: &instancetype.ResourceRequirements{
+	w := &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: it.Name, Resources: &instancetype.ResourceRequirements{
 		Requests: rl("cpu", "1"),
 	}}
 	p, errs := Resolve(c, w, nil, Options{NodeSelector: ext})
@@ -553,7 +554,7 @@ func TestPlacementHandsOutCopies(t *testing.T) {
 // With no selector anywhere (the built-in default, no extension selector), the placement's
 // node selector is still a map the caller may write to, as for a pod it builds.
 func TestEmptyNodeSelectorIsWritable(t *testing.T) {
-	p, errs := Resolve(nil, &Workload{Kind: Deployment}, nil, Options{})
+	p, errs := Resolve(nil, &workload.Workload{Kind: workload.OnlineDeployment}, nil, Options{})
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
@@ -593,11 +594,11 @@ func TestResolveErrorsStayShort(t *testing.T) {
 			}
 		}
 	}
-	_, errs := store.Resolve(&Workload{Kind: Deployment, InstanceType: huge}, nil, Options{})
+	_, errs := store.Resolve(&workload.Workload{Kind: workload.OnlineDeployment, InstanceType: huge}, nil, Options{})
 	check("unknown 1 MB name among long names", errs)
-	_, errs = store.Resolve(&Workload{Kind: Deployment, InstanceType: types[3].Name}, nil, conflict)
+	_, errs = store.Resolve(&workload.Workload{Kind: workload.OnlineDeployment, InstanceType: types[3].Name}, nil, conflict)
 	check("conflicting 1 MB selector values", errs)
-	_, errs = store.Resolve(&Workload{Kind: Deployment, InstanceType: types[3].Name, Resources: &instancetype.ResourceRequirements{
+	_, errs = store.Resolve(&workload.Workload{Kind: workload.OnlineDeployment, InstanceType: types[3].Name, Resources: &instancetype.ResourceRequirements{
 		Requests: rl("cpu", "100"+hugeQuantity[len(hugeQuantity)-10:]),
 		Limits:   rl("cpu", hugeQuantity+"0000", "memory", hugeQuantity+"000000000000"),
 	}}, nil, Options{})

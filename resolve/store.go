@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Store holds the current catalog of a controller, kept up to date by informer events
@@ -62,7 +63,7 @@ func (s *Store) Catalog() *Catalog {
 // Resolve resolves w against the current snapshot: Resolve(s.Catalog(), w, fldPath, opts).
 // Like Resolve, it allocates nothing on success, and its errors stay short whatever the
 // input.
-func (s *Store) Resolve(w *Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
+func (s *Store) Resolve(w *workload.Workload, fldPath *field.Path, opts Options) (Placement, field.ErrorList) {
 	return Resolve(s.Catalog(), w, fldPath, opts)
 }
 

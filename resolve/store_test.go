@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // resourceEventHandler is the method set of client-go's cache.ResourceEventHandler.
@@ -84,7 +85,7 @@ func TestZeroStore(t *testing.T) {
 	if c := s.Catalog(); c == nil || c.Len() != 1 || !c.IsBuiltIn(instancetype.DefaultName) {
 		t.Fatal("zero Store: Catalog() is not the built-in default alone")
 	}
-	p, errs := s.Resolve(&Workload{Kind: Job}, nil, Options{})
+	p, errs := s.Resolve(&workload.Workload{Kind: workload.ComputeJob}, nil, Options{})
 	if len(errs) != 0 || p.InstanceType != instancetype.DefaultName || !p.BuiltIn {
 		t.Fatalf("zero Store: Resolve = %+v, %v", p, errs)
 	}
@@ -198,11 +199,11 @@ func TestStoreConcurrent(t *testing.T) {
 						}
 					}
 				}
-				p, errs := s.Resolve(&Workload{Kind: Job, InstanceType: name}, nil, Options{NodeSelector: ext})
+				p, errs := s.Resolve(&workload.Workload{Kind: workload.ComputeJob, InstanceType: name}, nil, Options{NodeSelector: ext})
 				if len(errs) == 0 && (p.NodeSelector()["zone"] != "west" || p.NodeSelector()["gen"] == "") {
 					t.Errorf("Resolve(%s) selector = %v", name, p.NodeSelector())
 				}
-				if _, errs := s.Resolve(&Workload{Kind: Deployment}, nil, Options{NodeSelector: ext}); len(errs) != 0 {
+				if _, errs := s.Resolve(&workload.Workload{Kind: workload.OnlineDeployment}, nil, Options{NodeSelector: ext}); len(errs) != 0 {
 					t.Errorf("Resolve(default) = %v", errs)
 				}
 			}

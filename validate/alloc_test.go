@@ -8,6 +8,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Package-level sinks keep the compiler from optimising the calls away.
@@ -43,12 +44,12 @@ func TestInstanceTypeAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		path *field.Path
-		opts validate.Options
+		opts resolve.Options
 	}{
-		{"no extension selector", nil, validate.Options{}},
-		{"list item", item, validate.Options{}},
-		{"extension selector", nil, validate.Options{NodeSelector: ext}},
-		{"strict subset", item, validate.Options{NodeSelector: ext, StrictSubset: true}},
+		{"no extension selector", nil, resolve.Options{}},
+		{"list item", item, resolve.Options{}},
+		{"extension selector", nil, resolve.Options{NodeSelector: ext}},
+		{"strict subset", item, resolve.Options{NodeSelector: ext, StrictSubset: true}},
 	} {
 		if errs := validate.InstanceType(it, tc.path, tc.opts); len(errs) != 0 {
 			t.Fatalf("%s: InstanceType(seed) = %v; want no findings", tc.name, errs)
@@ -58,7 +59,7 @@ func TestInstanceTypeAllocs(t *testing.T) {
 		}
 	}
 	def := instancetype.Default()
-	if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.InstanceType(def, nil, validate.Options{}) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.InstanceType(def, nil, resolve.Options{}) }); n != 0 {
 		t.Errorf("InstanceType(Default()) makes %v allocations per run; want 0", n)
 	}
 	if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.NodeSelector(ext, nil) }); n != 0 {
@@ -69,17 +70,17 @@ func TestInstanceTypeAllocs(t *testing.T) {
 func TestWorkloadAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		w    *resolve.Workload
+		w    *workload.Workload
 	}{
 		{"deployment with resources", gpuDeployment()},
-		{"deployment on its type", &resolve.Workload{Kind: resolve.Deployment, InstanceType: "myinstancetypename"}},
-		{"mlflow deployment", &resolve.Workload{Kind: resolve.Deployment, InstanceType: "mlflow", MLflow: true}},
-		{"job on the default", &resolve.Workload{Kind: resolve.Job}},
+		{"deployment on its type", &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "myinstancetypename"}},
+		{"mlflow deployment", &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "mlflow", MLflow: true}},
+		{"job on the default", &workload.Workload{Kind: workload.ComputeJob}},
 	} {
-		if errs := validate.Workload(testCatalog, tc.w, nil, validate.Options{}); errs != nil {
+		if errs := validate.Workload(testCatalog, tc.w, nil, resolve.Options{}); errs != nil {
 			t.Fatalf("%s: Workload = %v; want nil", tc.name, errs)
 		}
-		if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.Workload(testCatalog, tc.w, nil, validate.Options{}) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.Workload(testCatalog, tc.w, nil, resolve.Options{}) }); n != 0 {
 			t.Errorf("%s: Workload makes %v allocations per run; want 0", tc.name, n)
 		}
 	}

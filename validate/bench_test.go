@@ -11,6 +11,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // textType is an instance type as text, before any quantity is parsed: what the
@@ -126,7 +127,7 @@ func BenchmarkInstanceType(b *testing.B) {
 		it := &instancetype.InstanceType{}
 		parseInto(it, input.tt)
 		root := field.NewPath("items").Index(1)
-		opts := validate.Options{NodeSelector: map[string]string{"mylabel": "mylabelvalue", "pool": "ml"}}
+		opts := resolve.Options{NodeSelector: map[string]string{"mylabel": "mylabelvalue", "pool": "ml"}}
 		b.Run(input.name+"/validate", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -192,14 +193,14 @@ func BenchmarkWorkload(b *testing.B) {
 	b.Run("validate", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkErrs = validate.Workload(testCatalog, w, nil, validate.Options{})
+			sinkErrs = validate.Workload(testCatalog, w, nil, resolve.Options{})
 		}
 	})
 	b.Run("mlflow-on-type/validate", func(b *testing.B) {
-		w := &resolve.Workload{Kind: resolve.Deployment, InstanceType: "mlflow", MLflow: true}
+		w := &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "mlflow", MLflow: true}
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkErrs = validate.Workload(testCatalog, w, nil, validate.Options{})
+			sinkErrs = validate.Workload(testCatalog, w, nil, resolve.Options{})
 		}
 	})
 	b.Run("apimachinery", func(b *testing.B) {

@@ -6,8 +6,9 @@
 //
 // The validators compose as Kubernetes' own do: each takes the object, the path of the
 // object inside its document (nil for a whole document, items[1] for a list item) and
-// [Options], and returns a field.ErrorList in a fixed order, whatever the order of map
-// iteration. Map keys are part of paths (spec.nodeSelector[pool],
+// [resolve.Options] (the extension's nodeSelector, which resolution uses too, and the
+// settings of validation), and returns a field.ErrorList in a fixed order, whatever the
+// order of map iteration. Map keys are part of paths (spec.nodeSelector[pool],
 // spec.resources.limits[nvidia.com/gpu]); no error is reported on a whole map.
 //
 // Each error carries the id of its rule in its Origin (apimachinery's field for where an
@@ -71,9 +72,10 @@
 //
 // # Deployments and jobs
 //
-// [Workload] checks a deployment or a job against a catalog of instance types
-// (resolve.Catalog); [Placement] does the same and returns the placement too, so that a
-// caller who needs both resolves once. Paths are below the document's root:
+// [Workload] checks a deployment or a job (a [workload.Workload]) against a catalog of
+// instance types (resolve.Catalog); [Resolve] does the same and returns the placement too,
+// as resolve.Resolve does, so that a caller who needs both resolves once. Paths are below
+// the document's root:
 //
 //	rule  what                                          error type    path
 //	R8    cpu or memory request missing, null           Required      resources.requests[cpu|memory]
@@ -86,7 +88,7 @@
 //	R6    instance type name not an object name, or an  Invalid       instance_type (job: resources.instance_type)
 //	      Azure VM size (Standard_DS3_v2)
 //	R6    instance type not in the catalog              NotFound      instance_type (job: resources.instance_type)
-//	      (not with Options.NamesUnchecked)
+//	      (not with resolve.Options.NamesUnchecked)
 //	R7    selector conflicts with the extension's       Invalid       instance_type
 //	R9    limit above the instance type's               Invalid       resources.limits[NAME]
 //	R9    GPU the instance type does not provide        Invalid       resources.limits[NAME]

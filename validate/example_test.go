@@ -9,6 +9,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // An instance type with a mistake in most fields: every one is reported, each at its path,
@@ -32,7 +33,7 @@ func ExampleInstanceType() {
 			},
 		},
 	}
-	opts := validate.Options{NodeSelector: map[string]string{"pool": "ml"}} // the extension's
+	opts := resolve.Options{NodeSelector: map[string]string{"pool": "ml"}} // the extension's
 	for _, err := range validate.InstanceType(it, nil, opts) {
 		fmt.Println(err)
 	}
@@ -60,7 +61,7 @@ func ExampleInstanceTypes() {
 		{InstanceType: small("cpusmall"), Path: items.Index(0), Origin: "list.yaml:5"},
 		{InstanceType: small("cpusmall"), Path: items.Index(1), Origin: "list.yaml:14"},
 	}
-	for i, errs := range validate.InstanceTypes(srcs, validate.Options{}) {
+	for i, errs := range validate.InstanceTypes(srcs, resolve.Options{}) {
 		fmt.Printf("%s: %d findings\n", srcs[i].Origin, len(errs))
 		for _, err := range errs {
 			fmt.Println(err)
@@ -85,18 +86,18 @@ func ExampleWorkload() {
 				"nvidia.com/gpu": instancetype.ParseAmount("1")},
 		}},
 	})
-	mlflow := &resolve.Workload{Kind: resolve.Deployment, Name: "blue", MLflow: true}
-	for _, err := range validate.Workload(catalog, mlflow, nil, validate.Options{}) {
+	mlflow := &workload.Workload{Kind: workload.OnlineDeployment, Name: "blue", MLflow: true}
+	for _, err := range validate.Workload(catalog, mlflow, nil, resolve.Options{}) {
 		fmt.Println(err)
 	}
-	green := &resolve.Workload{
-		Kind: resolve.Deployment, Name: "green", InstanceType: "gpu-smal",
+	green := &workload.Workload{
+		Kind: workload.OnlineDeployment, Name: "green", InstanceType: "gpu-smal",
 		Resources: &instancetype.ResourceRequirements{
 			Requests: instancetype.ResourceList{"cpu": instancetype.ParseAmount("500m"), "memory": instancetype.ParseAmount("512k")},
 			Limits:   instancetype.ResourceList{"nvidia.com/gpu": instancetype.ParseAmount("1")},
 		},
 	}
-	for _, err := range validate.Workload(catalog, green, nil, validate.Options{}) {
+	for _, err := range validate.Workload(catalog, green, nil, resolve.Options{}) {
 		fmt.Println(err)
 	}
 	// Output:
@@ -106,6 +107,36 @@ func ExampleWorkload() {
 	// resources.limits[cpu]: Required value: set it when asking for nvidia.com/gpu, to a quantity such as "500m" or "2"
 	// resources.limits[memory]: Required value: set it when asking for nvidia.com/gpu, to a quantity such as "1500Mi" or "2Gi"
 	// resources.requests[memory]: Invalid value: "512k": must be at least 1M (1 MB, 10^6 bytes)
+}
+
+// Resolve gives the placement with the findings: a job on a GPU type, checked without the
+// cluster's catalog (NamesUnchecked), so that a name the catalog lacks is no finding but a
+// VM size, which cannot name an instance type, is.
+func ExampleResolve() {
+	catalog := resolve.NewCatalog(&instancetype.InstanceType{
+		ObjectMeta: metav1.ObjectMeta{Name: "gpu-small"},
+		Spec: instancetype.InstanceTypeSpec{
+			NodeSelector: map[string]string{"accelerator": "t4"},
+			Resources: instancetype.ResourceRequirements{
+				Requests: instancetype.ResourceList{"cpu": instancetype.ParseAmount("1"), "memory": instancetype.ParseAmount("4Gi")},
+				Limits:   instancetype.ResourceList{"cpu": instancetype.ParseAmount("2"), "memory": instancetype.ParseAmount("8Gi"), "nvidia.com/gpu": instancetype.ParseAmount("1")},
+			},
+		},
+	})
+	opts := resolve.Options{NodeSelector: map[string]string{"pool": "ml"}, NamesUnchecked: true}
+	for _, name := range []string{"gpu-small", "gpu-large", "Standard_NC6s_v3"} {
+		job := &workload.Workload{Kind: workload.ComputeJob, Name: "train", InstanceType: name}
+		p, errs := validate.Resolve(catalog, job, field.NewPath("jobs", "train"), opts)
+		fmt.Println(p.InstanceType, p.Found, p.NodeSelector(), len(errs))
+		for _, err := range errs {
+			fmt.Println("  ", err.Field, err.Type)
+		}
+	}
+	// Output:
+	// gpu-small true map[accelerator:t4 pool:ml] 0
+	// gpu-large false map[pool:ml] 0
+	// Standard_NC6s_v3 false map[pool:ml] 1
+	//    jobs.train.resources.instance_type Invalid value
 }
 
 // The extension's own node selector, as given on a command line, is checked on its own.
@@ -124,7 +155,7 @@ func ExampleInstanceTypeList() {
 	cpusmall.Name = "cpusmall"
 	cpusmall.Spec.Resources.Limits["nvidia.com/gpu"] = instancetype.ParseAmount("0.5")
 	list := &instancetype.InstanceTypeList{Items: []instancetype.InstanceType{*cpusmall, *cpusmall}}
-	for _, err := range validate.InstanceTypeList(list, nil, validate.Options{}) {
+	for _, err := range validate.InstanceTypeList(list, nil, resolve.Options{}) {
 		fmt.Println(err)
 	}
 	// Output:

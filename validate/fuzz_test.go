@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -43,7 +44,7 @@ func FuzzInstanceType(f *testing.F) {
 			instancetype.ResourceName(res): instancetype.ParseAmount(resValue),
 		}
 		root := field.NewPath("items").Index(3)
-		for _, opts := range []validate.Options{
+		for _, opts := range []resolve.Options{
 			{},
 			{NodeSelector: map[string]string{extKey: extValue, "zone": extValue}},
 			{NodeSelector: map[string]string{extKey: extValue}, StrictSubset: true},

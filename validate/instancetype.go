@@ -5,22 +5,8 @@ import (
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/rules"
+	"github.com/amlarc-go/instancetypes/resolve"
 )
-
-// Options are the settings of the cluster that validation depends on.
-type Options struct {
-	// NodeSelector is the extension's own nodeSelector, which applies to every instance
-	// type (R7). An instance type that sets one of its keys to another value can place no
-	// workload: that is always a finding. Nil means the extension has none.
-	NodeSelector map[string]string
-	// StrictSubset applies the literal rule of the source document: every key and value of
-	// an instance type's nodeSelector must also be in the extension's NodeSelector.
-	StrictSubset bool
-	// NamesUnchecked says that the catalog a workload is checked against is not the
-	// cluster's (none was given): an instance type name it lacks is then not reported, and
-	// only a name that cannot be an instance type's at all is.
-	NamesUnchecked bool
-}
 
 // InstanceType validates one instance type against rules R1–R4 and R7, and returns every
 // finding, in a fixed order. fldPath is where the object sits in its document: nil for an
@@ -32,7 +18,7 @@ type Options struct {
 // checks that too.
 //
 // A valid instance type yields nil without allocating.
-func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts Options) field.ErrorList {
+func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts resolve.Options) field.ErrorList {
 	if it == nil {
 		return field.ErrorList{field.Required(fldPath, "an instance type is required").WithOrigin(rules.R1)}
 	}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -116,7 +117,7 @@ var (
 var instanceTypeTests = []struct {
 	name   string
 	change func(*instancetype.InstanceType)
-	opts   validate.Options
+	opts   resolve.Options
 	want   []finding
 }{
 	// Valid changes.
@@ -146,10 +147,10 @@ var instanceTypeTests = []struct {
 	{name: "memory decimal suffix", change: setRequest("memory", "1G")},
 	{name: "memory request equals limit", change: setRequest("memory", "2Gi")},
 	{name: "memory request 2048Mi equals limit 2Gi", change: setRequest("memory", "2048Mi")},
-	{name: "extension selector with the same pair", opts: validate.Options{NodeSelector: extension}, change: unchanged},
-	{name: "extension selector with other keys", opts: validate.Options{NodeSelector: map[string]string{"zone": "a"}}, change: unchanged},
-	{name: "strict subset", opts: validate.Options{NodeSelector: extension, StrictSubset: true}, change: unchanged},
-	{name: "strict subset without a nodeSelector", opts: validate.Options{StrictSubset: true},
+	{name: "extension selector with the same pair", opts: resolve.Options{NodeSelector: extension}, change: unchanged},
+	{name: "extension selector with other keys", opts: resolve.Options{NodeSelector: map[string]string{"zone": "a"}}, change: unchanged},
+	{name: "strict subset", opts: resolve.Options{NodeSelector: extension, StrictSubset: true}, change: unchanged},
+	{name: "strict subset without a nodeSelector", opts: resolve.Options{StrictSubset: true},
 		change: func(it *instancetype.InstanceType) { it.Spec.NodeSelector = nil }},
 
 	// R1: metadata.name.
@@ -237,13 +238,13 @@ var instanceTypeTests = []struct {
 	{name: "nodeSelector bad key and value", change: setSelector("a b", "c d"), want: []finding{invalid(nodeSel + "[a b]"), invalid(nodeSel + "[a b]")}},
 
 	// R7: the extension's nodeSelector.
-	{name: "conflicts with the extension", opts: validate.Options{NodeSelector: map[string]string{"mylabel": "other"}},
+	{name: "conflicts with the extension", opts: resolve.Options{NodeSelector: map[string]string{"mylabel": "other"}},
 		change: unchanged, want: []finding{invalid(nodeSel + "[mylabel]")}},
-	{name: "conflicts with the extension, strict", opts: validate.Options{NodeSelector: map[string]string{"mylabel": "other"}, StrictSubset: true},
+	{name: "conflicts with the extension, strict", opts: resolve.Options{NodeSelector: map[string]string{"mylabel": "other"}, StrictSubset: true},
 		change: unchanged, want: []finding{invalid(nodeSel + "[mylabel]")}},
-	{name: "strict, key the extension lacks", opts: validate.Options{NodeSelector: extension, StrictSubset: true},
+	{name: "strict, key the extension lacks", opts: resolve.Options{NodeSelector: extension, StrictSubset: true},
 		change: setSelector("zone", "a"), want: []finding{invalid(nodeSel + "[zone]")}},
-	{name: "strict, extension has no selector", opts: validate.Options{StrictSubset: true},
+	{name: "strict, extension has no selector", opts: resolve.Options{StrictSubset: true},
 		change: unchanged, want: []finding{invalid(nodeSel + "[mylabel]")}},
 }
 
@@ -274,7 +275,7 @@ func TestInstanceType(t *testing.T) {
 }
 
 func TestInstanceTypeNil(t *testing.T) {
-	got := findings(validate.InstanceType(nil, field.NewPath("items").Index(0), validate.Options{}))
+	got := findings(validate.InstanceType(nil, field.NewPath("items").Index(0), resolve.Options{}))
 	if want := []finding{required("items[0]")}; !equalFindings(got, want) {
 		t.Errorf("InstanceType(nil) = %v; want %v", got, want)
 	}
@@ -299,7 +300,7 @@ func TestSeedInstanceTypes(t *testing.T) {
 	def := instancetype.Default()
 	def.Spec.Resources.Limits["nvidia.com/gpu"] = null // as the document writes it
 	for _, it := range []*instancetype.InstanceType{seedType(), cpusmall, custom, instancetype.Default(), def} {
-		if errs := validate.InstanceType(it, nil, validate.Options{}); errs != nil {
+		if errs := validate.InstanceType(it, nil, resolve.Options{}); errs != nil {
 			t.Errorf("InstanceType(%s) = %v; want nil", it.Name, errs)
 		}
 	}
@@ -313,7 +314,7 @@ func TestInstanceTypeDeterministic(t *testing.T) {
 		it.Spec.Resources.Limits[instancetype.ResourceName(fmt.Sprintf("res%d", i))] = amount("1")
 		it.Spec.Resources.Requests[instancetype.ResourceName(fmt.Sprintf("example.com/r%d", i))] = amount("x")
 	}
-	opts := validate.Options{NodeSelector: map[string]string{"pool": "x"}, StrictSubset: true}
+	opts := resolve.Options{NodeSelector: map[string]string{"pool": "x"}, StrictSubset: true}
 	first := validate.InstanceType(it, nil, opts)
 	if len(first) < 100 {
 		t.Fatalf("InstanceType: %d findings; want at least 100", len(first))
@@ -335,7 +336,7 @@ func TestInstanceTypeClipsValues(t *testing.T) {
 	it.Spec.Resources.Limits["cpu"] = amount(huge)
 	it.Spec.Resources.Limits[instancetype.ResourceName(huge)] = amount("1")
 	it.Spec.NodeSelector["pool"] = huge
-	errs := validate.InstanceType(it, nil, validate.Options{NodeSelector: map[string]string{"pool": "ml"}})
+	errs := validate.InstanceType(it, nil, resolve.Options{NodeSelector: map[string]string{"pool": "ml"}})
 	if len(errs) != 5 {
 		t.Fatalf("InstanceType: %d findings; want 5: %.300v", len(errs), errs)
 	}
@@ -351,7 +352,7 @@ func TestInstanceTypeDoesNotModify(t *testing.T) {
 	it := seedType()
 	it.Spec.Resources.Limits["cpus"] = amount("1")
 	before := it.DeepCopy()
-	opts := validate.Options{NodeSelector: maps.Clone(extension), StrictSubset: true}
+	opts := resolve.Options{NodeSelector: maps.Clone(extension), StrictSubset: true}
 	validate.InstanceType(it, nil, opts)
 	if fmt.Sprint(it) != fmt.Sprint(before) || !maps.Equal(opts.NodeSelector, extension) {
 		t.Errorf("InstanceType modified its arguments")

@@ -6,6 +6,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
+	"github.com/amlarc-go/instancetypes/resolve"
 )
 
 // Source is one instance type among several validated together, with where it came from.
@@ -24,7 +25,7 @@ type Source struct {
 // each as [InstanceType] does, and their names unique across all of them, as [UniqueNames]
 // checks (R1). It returns one list of findings per source, aligned with srcs (nil for a
 // valid one).
-func InstanceTypes(srcs []Source, opts Options) []field.ErrorList {
+func InstanceTypes(srcs []Source, opts resolve.Options) []field.ErrorList {
 	out := UniqueNames(srcs)
 	for i, src := range srcs {
 		out[i] = append(out[i], InstanceType(src.InstanceType, src.Path, opts)...)
@@ -79,7 +80,7 @@ func where(src Source) string {
 // InstanceTypeList validates the items of list, at fldPath.Child("items").Index(i), as
 // [InstanceTypes] does (names unique within the list), and returns their findings in item
 // order.
-func InstanceTypeList(list *instancetype.InstanceTypeList, fldPath *field.Path, opts Options) field.ErrorList {
+func InstanceTypeList(list *instancetype.InstanceTypeList, fldPath *field.Path, opts resolve.Options) field.ErrorList {
 	if list == nil {
 		return field.ErrorList{field.Required(fldPath, "an instance type list is required").WithOrigin(rules.R1)}
 	}

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -77,7 +78,7 @@ func TestInstanceTypes(t *testing.T) {
 		{name: "no sources", srcs: nil, want: [][]finding{}},
 	}
 	for _, tc := range tests {
-		got := validate.InstanceTypes(tc.srcs, validate.Options{})
+		got := validate.InstanceTypes(tc.srcs, resolve.Options{})
 		if len(got) != len(tc.srcs) {
 			t.Errorf("%s: InstanceTypes returned %d lists for %d sources", tc.name, len(got), len(tc.srcs))
 			continue
@@ -96,7 +97,7 @@ func TestInstanceTypesDuplicateDetail(t *testing.T) {
 		{InstanceType: named("gpu"), Origin: "a.yaml:3"},
 		{InstanceType: named("gpu"), Origin: "b.yaml:9", Path: field.NewPath("items").Index(4)},
 	}
-	errs := validate.InstanceTypes(srcs, validate.Options{})[0]
+	errs := validate.InstanceTypes(srcs, resolve.Options{})[0]
 	if len(errs) != 1 || errs[0].BadValue != "gpu" || !strings.Contains(errs[0].Detail, "b.yaml:9 (items[4])") ||
 		!strings.Contains(errs[0].Detail, "not in effect") {
 		t.Errorf("InstanceTypes: %v; want a duplicate of gpu naming b.yaml:9 (items[4]) as the one in effect", errs)
@@ -106,12 +107,12 @@ func TestInstanceTypesDuplicateDetail(t *testing.T) {
 func TestInstanceTypeList(t *testing.T) {
 	list := &instancetype.InstanceTypeList{Items: []instancetype.InstanceType{*named("a"), *named("b"), *named("a")}}
 	list.Items[1].Spec.Resources.Limits["gpu"] = amount("1")
-	got := findings(validate.InstanceTypeList(list, nil, validate.Options{}))
+	got := findings(validate.InstanceTypeList(list, nil, resolve.Options{}))
 	want := []finding{duplicate("items[0].metadata.name"), notSupported("items[1].spec.resources.limits[gpu]")}
 	if !equalFindings(got, want) {
 		t.Errorf("InstanceTypeList = %v; want %v", got, want)
 	}
-	if got := findings(validate.InstanceTypeList(nil, nil, validate.Options{})); len(got) != 1 {
+	if got := findings(validate.InstanceTypeList(nil, nil, resolve.Options{})); len(got) != 1 {
 		t.Errorf("InstanceTypeList(nil) = %v; want one finding", got)
 	}
 }

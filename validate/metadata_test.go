@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -117,11 +118,11 @@ func TestObjectMetaAgreesWithApimachinery(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		it := seedType()
 		it.ObjectMeta = genObjectMeta(t)
-		ours := metadataFields(validate.InstanceType(it, nil, validate.Options{}))
+		ours := metadataFields(validate.InstanceType(it, nil, resolve.Options{}))
 		theirs := metadataFields(apimachineryMetadata(&it.ObjectMeta))
 		if !slices.Equal(ours, theirs) {
 			t.Fatalf("package validate has findings about metadata fields %q; apimachinery about %q\nours: %v\ntheirs: %v",
-				ours, theirs, validate.InstanceType(it, nil, validate.Options{}), apimachineryMetadata(&it.ObjectMeta))
+				ours, theirs, validate.InstanceType(it, nil, resolve.Options{}), apimachineryMetadata(&it.ObjectMeta))
 		}
 		if len(ours) == 0 {
 			valid++
@@ -167,7 +168,7 @@ func TestObjectMetaFindings(t *testing.T) {
 	for _, tt := range tests {
 		it := seedType()
 		tt.change(&it.ObjectMeta)
-		if got := findings(validate.InstanceType(it, nil, validate.Options{})); !equalFindings(got, tt.want) {
+		if got := findings(validate.InstanceType(it, nil, resolve.Options{})); !equalFindings(got, tt.want) {
 			t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
 		}
 	}
@@ -184,13 +185,13 @@ func TestObjectMetaAllocs(t *testing.T) {
 	it.Finalizers = []string{"example.com/cleanup"}
 	it.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "d", UID: "1", Controller: new(true)}}
 	it.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: "Apply", FieldsType: "FieldsV1"}}
-	if errs := validate.InstanceType(it, nil, validate.Options{}); len(errs) != 0 {
+	if errs := validate.InstanceType(it, nil, resolve.Options{}); len(errs) != 0 {
 		t.Fatalf("InstanceType = %v; want no findings", errs)
 	}
 	if errs := apimachineryMetadata(&it.ObjectMeta); len(errs) != 0 {
 		t.Fatalf("apimachinery finds %v", errs)
 	}
-	if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.InstanceType(it, nil, validate.Options{}) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { sinkErrs = validate.InstanceType(it, nil, resolve.Options{}) }); n != 0 {
 		t.Errorf("InstanceType with full metadata makes %v allocations per run; want 0", n)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Generators of valid parts.
@@ -48,7 +49,7 @@ func memoryText(t *rapid.T, label string, mi int) string {
 type validCase struct {
 	it   *instancetype.InstanceType
 	root *field.Path
-	opts validate.Options
+	opts resolve.Options
 	// The drawn sizes, for mutations.
 	cpuLimit, memLimitMi int
 }
@@ -86,7 +87,7 @@ func drawValid(t *rapid.T) validCase {
 
 	// The extension's selector, and the instance type's: a subset of it in strict mode,
 	// else any selector that agrees with it where both set a key.
-	opts := validate.Options{StrictSubset: rapid.Bool().Draw(t, "strict")}
+	opts := resolve.Options{StrictSubset: rapid.Bool().Draw(t, "strict")}
 	if rapid.Bool().Draw(t, "has extension selector") {
 		opts.NodeSelector = genSelector.Draw(t, "extension")
 	}
@@ -330,7 +331,7 @@ func TestPropertyArbitraryInstanceType(t *testing.T) {
 
 func checkArbitraryInstanceType(t *rapid.T) {
 	it := drawAnyInstanceType(t, "it")
-	opts := validate.Options{NodeSelector: genAnyMap.Draw(t, "extension"), StrictSubset: rapid.Bool().Draw(t, "strict")}
+	opts := resolve.Options{NodeSelector: genAnyMap.Draw(t, "extension"), StrictSubset: rapid.Bool().Draw(t, "strict")}
 	root := genRoot.Draw(t, "root")
 	first := validate.InstanceType(it, root, opts)
 	again := validate.InstanceType(it.DeepCopy(), root, opts)
@@ -360,15 +361,15 @@ func checkArbitraryWorkload(t *rapid.T) {
 		types = append(types, drawAnyInstanceType(t, fmt.Sprint("type ", i)))
 	}
 	c := resolve.NewCatalog(types...)
-	w := &resolve.Workload{
-		Kind:         rapid.SampledFrom([]resolve.WorkloadKind{resolve.Deployment, resolve.Job, ""}).Draw(t, "kind"),
+	w := &workload.Workload{
+		Kind:         rapid.SampledFrom([]workload.Kind{workload.OnlineDeployment, workload.ComputeJob, ""}).Draw(t, "kind"),
 		InstanceType: rapid.OneOf(genAnyString, rapid.SampledFrom(c.Names())).Draw(t, "instance type"),
 		MLflow:       rapid.Bool().Draw(t, "mlflow"),
 	}
 	if rapid.Bool().Draw(t, "has resources") {
 		w.Resources = &instancetype.ResourceRequirements{Limits: genAnyList.Draw(t, "limits"), Requests: genAnyList.Draw(t, "requests")}
 	}
-	opts := validate.Options{NodeSelector: genAnyMap.Draw(t, "extension")}
+	opts := resolve.Options{NodeSelector: genAnyMap.Draw(t, "extension")}
 	first := validate.Workload(c, w, nil, opts)
 	again := validate.Workload(c, w, nil, opts)
 	if !slices.EqualFunc(first, again, func(a, b *field.Error) bool { return *a == *b }) {

@@ -11,24 +11,25 @@ import (
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/quantity"
 	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // Workload validates a deployment or a job against the catalog c of instance types (nil
 // for the built-in default alone) and returns every finding, sorted by field. fldPath is
-// the root of the workload in its document (nil for a whole document). It is [Placement]
+// the root of the workload in its document (nil for a whole document). It is [Resolve]
 // without the placement.
 //
 // A valid workload yields nil without allocating.
-func Workload(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts Options) field.ErrorList {
-	_, errs := Placement(c, w, fldPath, opts)
+func Workload(c *resolve.Catalog, w *workload.Workload, fldPath *field.Path, opts resolve.Options) field.ErrorList {
+	_, errs := Resolve(c, w, fldPath, opts)
 	return errs
 }
 
-// Placement returns the placement of the workload w in the catalog c and every finding
-// about the workload, sorted by field: it resolves w as resolve.Resolve does (whose errors
-// are those of resolution alone) and validates it, so that a caller who needs both
-// resolves once. fldPath is the root of the workload in its document (nil for a
-// whole document).
+// Resolve resolves the workload w in the catalog c as resolve.Resolve does, and validates
+// it: it returns the placement and every finding about the workload, sorted by field, so
+// that a caller who needs both resolves once. resolve.Resolve's errors are those of
+// resolution alone; these are all of [Workload]'s. fldPath is the root of the workload in
+// its document (nil for a whole document).
 //
 // For a deployment it checks its own resources section, when it has one (R8); for any
 // workload, that the instance type it names can be the name of one; then that type, its
@@ -40,19 +41,19 @@ func Workload(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts
 // package documentation lists the rules.
 //
 // A valid workload yields nil errors without allocating.
-func Placement(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opts Options) (resolve.Placement, field.ErrorList) {
+func Resolve(c *resolve.Catalog, w *workload.Workload, fldPath *field.Path, opts resolve.Options) (resolve.Placement, field.ErrorList) {
 	if w == nil {
 		return resolve.Placement{}, field.ErrorList{field.Required(fldPath, "a deployment or job is required").WithOrigin(rules.R6)}
 	}
 	var errs field.ErrorList
-	if w.Resources != nil && w.Kind != resolve.Job {
+	if w.Resources != nil && w.Kind != workload.ComputeJob {
 		errs = validateResources(w.Resources, at{fldPath, pathLimits}, at{fldPath, pathRequests}, ownerDeployment, errs)
 	}
 	badName := w.InstanceType != "" && !validObjectName(w.InstanceType)
 	if badName {
 		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(w.InstanceType), instanceTypeNameDetail(w.InstanceType)).WithOrigin(rules.R6))
 	}
-	p, rerrs := resolve.Resolve(c, w, fldPath, resolve.Options{NodeSelector: opts.NodeSelector})
+	p, rerrs := resolve.Resolve(c, w, fldPath, opts)
 	for _, e := range rerrs {
 		// A name that cannot be an instance type's has its finding already; a name the
 		// catalog lacks is no finding when the catalog is known to be incomplete.
@@ -61,7 +62,7 @@ func Placement(c *resolve.Catalog, w *resolve.Workload, fldPath *field.Path, opt
 		}
 		errs = append(errs, e)
 	}
-	if w.MLflow && w.Kind != resolve.Job {
+	if w.MLflow && w.Kind != workload.ComputeJob {
 		errs = validateMLflow(w, &p, fldPath, errs)
 	}
 	if len(errs) > 1 {
@@ -95,7 +96,7 @@ var mlflowMinimums = [...]struct {
 // request at least 2 cpu and 4G of memory — its own requests when it has a resources
 // section (reported there), else its instance type's (reported at instance_type).
 // Requests that are missing or invalid are reported by other rules and not here.
-func validateMLflow(w *resolve.Workload, p *resolve.Placement, fldPath *field.Path, errs field.ErrorList) field.ErrorList {
+func validateMLflow(w *workload.Workload, p *resolve.Placement, fldPath *field.Path, errs field.ErrorList) field.ErrorList {
 	if !p.Found && w.Resources == nil {
 		return errs // no requests to judge: the instance type's finding says why
 	}

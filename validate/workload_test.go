@@ -11,6 +11,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // mlflowType is an instance type large enough for MLflow model deployments.
@@ -29,9 +30,9 @@ func mlflowType() *instancetype.InstanceType {
 var testCatalog = resolve.NewCatalog(seedType(), mlflowType())
 
 // gpuDeployment is a valid deployment with its own resources section on the seed type.
-func gpuDeployment() *resolve.Workload {
-	return &resolve.Workload{
-		Kind:         resolve.Deployment,
+func gpuDeployment() *workload.Workload {
+	return &workload.Workload{
+		Kind:         workload.OnlineDeployment,
 		Name:         "blue",
 		InstanceType: "myinstancetypename",
 		Resources: &instancetype.ResourceRequirements{
@@ -42,43 +43,43 @@ func gpuDeployment() *resolve.Workload {
 }
 
 // Changes to a deployment.
-func wLimit(name, value string) func(*resolve.Workload) {
-	return func(w *resolve.Workload) { w.Resources.Limits[instancetype.ResourceName(name)] = amount(value) }
+func wLimit(name, value string) func(*workload.Workload) {
+	return func(w *workload.Workload) { w.Resources.Limits[instancetype.ResourceName(name)] = amount(value) }
 }
 
-func wRequest(name, value string) func(*resolve.Workload) {
-	return func(w *resolve.Workload) { w.Resources.Requests[instancetype.ResourceName(name)] = amount(value) }
+func wRequest(name, value string) func(*workload.Workload) {
+	return func(w *workload.Workload) { w.Resources.Requests[instancetype.ResourceName(name)] = amount(value) }
 }
 
-func wDropLimit(names ...string) func(*resolve.Workload) {
-	return func(w *resolve.Workload) {
+func wDropLimit(names ...string) func(*workload.Workload) {
+	return func(w *workload.Workload) {
 		for _, name := range names {
 			delete(w.Resources.Limits, instancetype.ResourceName(name))
 		}
 	}
 }
 
-func wDropRequest(name string) func(*resolve.Workload) {
-	return func(w *resolve.Workload) { delete(w.Resources.Requests, instancetype.ResourceName(name)) }
+func wDropRequest(name string) func(*workload.Workload) {
+	return func(w *workload.Workload) { delete(w.Resources.Requests, instancetype.ResourceName(name)) }
 }
 
-func wNoResources(w *resolve.Workload) { w.Resources = nil }
+func wNoResources(w *workload.Workload) { w.Resources = nil }
 
-func wInstanceType(name string) func(*resolve.Workload) {
-	return func(w *resolve.Workload) { w.InstanceType = name }
+func wInstanceType(name string) func(*workload.Workload) {
+	return func(w *workload.Workload) { w.InstanceType = name }
 }
 
-func wChain(fs ...func(*resolve.Workload)) func(*resolve.Workload) {
-	return func(w *resolve.Workload) {
+func wChain(fs ...func(*workload.Workload)) func(*workload.Workload) {
+	return func(w *workload.Workload) {
 		for _, f := range fs {
 			f(w)
 		}
 	}
 }
 
-func wMLflow(w *resolve.Workload) { w.MLflow = true }
+func wMLflow(w *workload.Workload) { w.MLflow = true }
 
-func wJob(w *resolve.Workload) { w.Kind = resolve.Job; w.Resources = nil }
+func wJob(w *workload.Workload) { w.Kind = workload.ComputeJob; w.Resources = nil }
 
 const (
 	wLimits   = "resources.limits"
@@ -88,30 +89,30 @@ const (
 // workloadTests are gpuDeployment plus one change each, and the findings it must bring.
 var workloadTests = []struct {
 	name   string
-	change func(*resolve.Workload)
-	opts   validate.Options
+	change func(*workload.Workload)
+	opts   resolve.Options
 	want   []finding
 }{
 	// Valid changes.
-	{name: "gpu deployment", change: func(*resolve.Workload) {}},
+	{name: "gpu deployment", change: func(*workload.Workload) {}},
 	{name: "no resources section", change: wNoResources},
 	{name: "default instance type, no resources", change: wChain(wNoResources, wInstanceType(""))},
 	{name: "cpu only, no limits", change: wDropLimit("cpu", "memory", "nvidia.com/gpu")},
 	{name: "limits without gpu", change: wDropLimit("nvidia.com/gpu")},
 	{name: "limits of memory alone", change: wDropLimit("cpu", "nvidia.com/gpu")},
 	{name: "gpu null asks for none", change: wChain(wDropLimit("cpu", "memory"), wLimit("nvidia.com/gpu", "x"),
-		func(w *resolve.Workload) { w.Resources.Limits["nvidia.com/gpu"] = null })},
+		func(w *workload.Workload) { w.Resources.Limits["nvidia.com/gpu"] = null })},
 	{name: "gpu 0 asks for none", change: wChain(wDropLimit("cpu", "memory"), wLimit("nvidia.com/gpu", "0"))},
 	{name: "memory request of 1M", change: wRequest("memory", "1M")},
 	{name: "memory request of 1e6", change: wRequest("memory", "1e6")},
 	{name: "mlflow on a large type", change: wChain(wMLflow, wNoResources, wInstanceType("mlflow"))},
 	{name: "mlflow with large enough requests", change: wChain(wMLflow, wInstanceType("mlflow"), wDropLimit("nvidia.com/gpu"),
 		wRequest("cpu", "2"), wRequest("memory", "4G"), wLimit("cpu", "4"), wLimit("memory", "8Gi"))},
-	{name: "compatible extension selector", opts: validate.Options{NodeSelector: map[string]string{"zone": "a"}}, change: func(*resolve.Workload) {}},
-	{name: "strict subset does not apply to workloads", opts: validate.Options{StrictSubset: true}, change: func(*resolve.Workload) {}},
+	{name: "compatible extension selector", opts: resolve.Options{NodeSelector: map[string]string{"zone": "a"}}, change: func(*workload.Workload) {}},
+	{name: "strict subset does not apply to workloads", opts: resolve.Options{StrictSubset: true}, change: func(*workload.Workload) {}},
 	{name: "job", change: wJob},
 	{name: "job on the default", change: wChain(wJob, wInstanceType(""))},
-	{name: "job ignores resources", change: wChain(wJob, func(w *resolve.Workload) {
+	{name: "job ignores resources", change: wChain(wJob, func(w *workload.Workload) {
 		w.Resources = &instancetype.ResourceRequirements{Requests: instancetype.ResourceList{"cpus": amount("x")}}
 	})},
 	{name: "mlflow flag on a job is ignored", change: wChain(wJob, wMLflow)},
@@ -119,7 +120,7 @@ var workloadTests = []struct {
 	// R8: the resources section.
 	{name: "requests.cpu missing", change: wDropRequest("cpu"), want: []finding{required(wRequests + "[cpu]")}},
 	{name: "requests.memory missing", change: wDropRequest("memory"), want: []finding{required(wRequests + "[memory]")}},
-	{name: "requests missing", change: func(w *resolve.Workload) { w.Resources.Requests = nil },
+	{name: "requests missing", change: func(w *workload.Workload) { w.Resources.Requests = nil },
 		want: []finding{required(wRequests + "[cpu]"), required(wRequests + "[memory]")}},
 	{name: "requests.cpu empty", change: wRequest("cpu", ""), want: []finding{invalid(wRequests + "[cpu]")}},
 	{name: "requests.cpu zero", change: wRequest("cpu", "0"), want: []finding{invalid(wRequests + "[cpu]")}},
@@ -138,16 +139,16 @@ var workloadTests = []struct {
 
 	// R6, R7, R9 through resolve.
 	{name: "unknown instance type", change: wInstanceType("myinstancetype"), want: []finding{notFound("instance_type")}},
-	{name: "conflicting selector", opts: validate.Options{NodeSelector: map[string]string{"mylabel": "other"}},
-		change: func(*resolve.Workload) {}, want: []finding{invalid("instance_type")}},
+	{name: "conflicting selector", opts: resolve.Options{NodeSelector: map[string]string{"mylabel": "other"}},
+		change: func(*workload.Workload) {}, want: []finding{invalid("instance_type")}},
 	{name: "limit above the type's", change: wLimit("memory", "3Gi"), want: []finding{invalid(wLimits + "[memory]")}},
 	{name: "request above own limit", change: wRequest("cpu", "1100m"), want: []finding{invalid(wRequests + "[cpu]")}},
 	{name: "request above the type's limit", change: wChain(wDropLimit("cpu", "memory", "nvidia.com/gpu"), wRequest("memory", "3Gi")),
 		want: []finding{invalid(wRequests + "[memory]")}},
 	{name: "gpu the type lacks", change: wInstanceType("mlflow"), want: []finding{invalid(wLimits + "[nvidia.com/gpu]")}},
 	{name: "job on an unknown type", change: wChain(wJob, wInstanceType("nope")), want: []finding{notFound("resources.instance_type")}},
-	{name: "job with a deployment's resources above its type's: ignored, as resolve ignores them", change: func(w *resolve.Workload) {
-		w.Kind = resolve.Job
+	{name: "job with a deployment's resources above its type's: ignored, as resolve ignores them", change: func(w *workload.Workload) {
+		w.Kind = workload.ComputeJob
 		w.Resources.Limits["cpu"] = amount("64")
 	}},
 
@@ -155,8 +156,8 @@ var workloadTests = []struct {
 	{name: "an Azure VM size", change: wInstanceType("Standard_DS3_v2"), want: []finding{invalid("instance_type")}},
 	{name: "a job on an Azure VM size", change: wChain(wJob, wInstanceType("Standard_E4s_v3")), want: []finding{invalid("resources.instance_type")}},
 	{name: "no object name", change: wInstanceType("My Type"), want: []finding{invalid("instance_type")}},
-	{name: "unknown name, catalog incomplete", opts: validate.Options{NamesUnchecked: true}, change: wInstanceType("custom")},
-	{name: "VM size, catalog incomplete", opts: validate.Options{NamesUnchecked: true}, change: wInstanceType("Standard_F2s_v2"),
+	{name: "unknown name, catalog incomplete", opts: resolve.Options{NamesUnchecked: true}, change: wInstanceType("custom")},
+	{name: "VM size, catalog incomplete", opts: resolve.Options{NamesUnchecked: true}, change: wInstanceType("Standard_F2s_v2"),
 		want: []finding{invalid("instance_type")}},
 
 	// R10: MLflow.
@@ -204,20 +205,20 @@ func TestWorkload(t *testing.T) {
 }
 
 func TestWorkloadNil(t *testing.T) {
-	if got := findings(validate.Workload(nil, nil, nil, validate.Options{})); len(got) != 1 {
+	if got := findings(validate.Workload(nil, nil, nil, resolve.Options{})); len(got) != 1 {
 		t.Errorf("Workload(nil) = %v; want one finding", got)
 	}
 	// A nil catalog is the built-in default alone.
-	w := &resolve.Workload{Kind: resolve.Deployment, InstanceType: "gpu"}
-	if got, want := findings(validate.Workload(nil, w, nil, validate.Options{})), []finding{notFound("instance_type")}; !equalFindings(got, want) {
+	w := &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "gpu"}
+	if got, want := findings(validate.Workload(nil, w, nil, resolve.Options{})), []finding{notFound("instance_type")}; !equalFindings(got, want) {
 		t.Errorf("Workload(gpu, nil catalog) = %v; want %v", got, want)
 	}
 }
 
 // The MLflow finding on an instance type names it and says where the value came from.
 func TestWorkloadMLflowDetail(t *testing.T) {
-	w := &resolve.Workload{Kind: resolve.Deployment, MLflow: true}
-	errs := validate.Workload(testCatalog, w, nil, validate.Options{})
+	w := &workload.Workload{Kind: workload.OnlineDeployment, MLflow: true}
+	errs := validate.Workload(testCatalog, w, nil, resolve.Options{})
 	if len(errs) != 2 {
 		t.Fatalf("Workload(mlflow on default) = %v; want 2 findings", errs)
 	}
@@ -230,8 +231,8 @@ func TestWorkloadMLflowDetail(t *testing.T) {
 
 // The name-form finding says what an Azure VM size is and what to write instead.
 func TestWorkloadVMSizeDetail(t *testing.T) {
-	w := &resolve.Workload{Kind: resolve.Deployment, InstanceType: "Standard_DS3_v2"}
-	errs := validate.Workload(testCatalog, w, nil, validate.Options{})
+	w := &workload.Workload{Kind: workload.OnlineDeployment, InstanceType: "Standard_DS3_v2"}
+	errs := validate.Workload(testCatalog, w, nil, resolve.Options{})
 	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "Azure VM size") || !strings.Contains(errs[0].Detail, "InstanceType") {
 		t.Errorf("Workload(Standard_DS3_v2) = %v; want one finding explaining VM sizes", errs)
 	}
@@ -244,7 +245,7 @@ func TestWorkloadAgreesWithResolve(t *testing.T) {
 	for _, tc := range workloadTests {
 		w := gpuDeployment()
 		tc.change(w)
-		vp, verrs := validate.Placement(testCatalog, w, nil, tc.opts)
+		vp, verrs := validate.Resolve(testCatalog, w, nil, tc.opts)
 		rp, rerrs := resolve.Resolve(testCatalog, w, nil, resolve.Options{NodeSelector: tc.opts.NodeSelector})
 		got := map[finding]bool{}
 		for _, f := range findings(verrs) {
@@ -257,7 +258,7 @@ func TestWorkloadAgreesWithResolve(t *testing.T) {
 		}
 		if vp.InstanceType != rp.InstanceType || listString(vp.Limits()) != listString(rp.Limits()) ||
 			listString(vp.Requests()) != listString(rp.Requests()) || fmt.Sprint(vp.NodeSelector()) != fmt.Sprint(rp.NodeSelector()) {
-			t.Errorf("%s: validate.Placement and resolve.Resolve give different placements", tc.name)
+			t.Errorf("%s: validate.Resolve and resolve.Resolve give different placements", tc.name)
 		}
 	}
 }
@@ -269,14 +270,14 @@ func TestWorkloadIgnoresBadCaps(t *testing.T) {
 	bad.Name = "bad"
 	bad.Spec.Resources.Limits["cpu"] = amount("0")
 	bad.Spec.Resources.Limits["nvidia.com/gpu"] = amount("1.5")
-	if errs := validate.InstanceType(bad, nil, validate.Options{}); len(errs) < 2 {
+	if errs := validate.InstanceType(bad, nil, resolve.Options{}); len(errs) < 2 {
 		t.Fatalf("the bad type has %v; want findings for its cpu and gpu limits", errs)
 	}
 	c := resolve.NewCatalog(bad)
 	w := gpuDeployment()
 	w.InstanceType = "bad"
 	w.Resources.Limits["nvidia.com/gpu"] = amount("2")
-	if errs := validate.Workload(c, w, nil, validate.Options{}); len(errs) != 0 {
+	if errs := validate.Workload(c, w, nil, resolve.Options{}); len(errs) != 0 {
 		t.Errorf("Workload on a type with bad limits = %v; want none: the type's own findings say it", errs)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
@@ -24,10 +25,10 @@ const (
 // ResourcePods is the resource a node's allocatable "pods" counts: each pod takes one.
 const ResourcePods instancetype.ResourceName = "pods"
 
-// Node is a node as Compute needs it: what package fit reads of it (name, labels,
-// allocatable, taints, cordon), and what the pods already bound to it request.
+// Node is a node as Compute needs it: a cluster.Node, what package fit reads of it (name,
+// labels, allocatable, taints, cordon), and what the pods already bound to it request.
 type Node struct {
-	fit.Node
+	cluster.Node
 	// Requested sums the requests of the pods bound to the node that are not terminated
 	// (spec.nodeName is the node, status.phase neither Succeeded nor Failed), as the
 	// scheduler sums them: cpu in millicores (MilliValue), every other resource in its
@@ -51,7 +52,7 @@ type Options struct {
 	// Tolerations are tolerations the pods have besides those of Azure ML's workload pods
 	// (fit.Workload, with no compute known: the ml.azure.com/amlarc and amlarc-workload
 	// taints), as the instancetype command's --tolerate adds them.
-	Tolerations []fit.Toleration
+	Tolerations []cluster.Toleration
 }
 
 // Report is how many more pods of each instance type fit now. Its JSON is the output of
@@ -125,14 +126,14 @@ type Skip struct {
 // it requests; its memory is linear in the nodes.
 func Compute(types []*instancetype.InstanceType, nodes []Node, opts Options) *Report {
 	catalog := resolve.NewCatalog(types...)
-	fitNodes := make([]fit.Node, len(nodes))
+	fitNodes := make([]cluster.Node, len(nodes))
 	for i := range nodes {
 		fitNodes[i] = nodes[i].Node
 	}
 	ix := fit.NewIndex(fitNodes)
 	c := newCounter(nodes, opts.PoolLabel)
 	r := &Report{Capacity: []TypeCapacity{}, Nodes: ix.Len(), Pods: c.total}
-	vopts := validate.Options{NodeSelector: opts.NodeSelector}
+	vopts := resolve.Options{NodeSelector: opts.NodeSelector}
 	tols := append(fit.Workload("", "", ""), opts.Tolerations...)
 	var cands []int
 	for it := range catalog.All() {

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
@@ -21,7 +21,7 @@ func node(name, pool, cpu, memory, gpus string) capacity.Node {
 	if gpus != "" {
 		alloc[instancetype.ResourceNvidiaGPU] = quantity.MustParse(gpus)
 	}
-	return capacity.Node{Node: fit.Node{
+	return capacity.Node{Node: cluster.Node{
 		Name:        name,
 		Labels:      map[string]string{capacity.AKSPoolLabel: pool},
 		Allocatable: alloc,

@@ -8,7 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
@@ -43,7 +43,7 @@ func genNode(i int) *rapid.Generator[capacity.Node] {
 		if rapid.IntRange(0, 3).Draw(t, "hasPods") > 0 {
 			alloc[capacity.ResourcePods] = quantity.MustParse(fmt.Sprint(rapid.IntRange(0, 30).Draw(t, "podsLimit")))
 		}
-		x := capacity.Node{Node: fit.Node{
+		x := capacity.Node{Node: cluster.Node{
 			Name:          fmt.Sprintf("n%d", rapid.IntRange(0, i).Draw(t, "name")), // duplicates
 			Labels:        labels,
 			Allocatable:   alloc,
@@ -51,11 +51,11 @@ func genNode(i int) *rapid.Generator[capacity.Node] {
 		}}
 		switch rapid.IntRange(0, 5).Draw(t, "taint") {
 		case 0:
-			x.Taints = []fit.Taint{{Key: "sku", Value: "gpu", Effect: fit.NoSchedule}}
+			x.Taints = []cluster.Taint{{Key: "sku", Value: "gpu", Effect: cluster.NoSchedule}}
 		case 1:
-			x.Taints = []fit.Taint{{Key: "x", Effect: fit.PreferNoSchedule}}
+			x.Taints = []cluster.Taint{{Key: "x", Effect: cluster.PreferNoSchedule}}
 		case 2:
-			x.Taints = []fit.Taint{{Key: "node.kubernetes.io/not-ready", Effect: fit.NoExecute}}
+			x.Taints = []cluster.Taint{{Key: "node.kubernetes.io/not-ready", Effect: cluster.NoExecute}}
 		}
 		if rapid.Bool().Draw(t, "used") {
 			x.Pods = rapid.IntRange(0, 35).Draw(t, "pods")

@@ -19,7 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 	resourcehelper "k8s.io/component-helpers/resource"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
@@ -292,7 +292,7 @@ func (r *Reader) ReadNodes(ctx context.Context) ([]Node, error) {
 // (shared with n), allocatable (amounts that package quantity cannot hold left out),
 // taints and cordon.
 func NodeOf(n *corev1.Node) Node {
-	x := Node{Node: fit.Node{Name: n.Name, Labels: n.Labels, Unschedulable: n.Spec.Unschedulable}}
+	x := Node{Node: cluster.Node{Name: n.Name, Labels: n.Labels, Unschedulable: n.Spec.Unschedulable}}
 	if len(n.Status.Allocatable) > 0 {
 		x.Allocatable = make(map[instancetype.ResourceName]quantity.Quantity, len(n.Status.Allocatable))
 		for name, q := range n.Status.Allocatable {
@@ -302,7 +302,7 @@ func NodeOf(n *corev1.Node) Node {
 		}
 	}
 	for _, t := range n.Spec.Taints {
-		x.Taints = append(x.Taints, fit.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
+		x.Taints = append(x.Taints, cluster.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
 	}
 	return x
 }

@@ -29,7 +29,7 @@ import (
 	"github.com/amlarc-go/instancetypes/client/capacity"
 	"github.com/amlarc-go/instancetypes/client/clientset/versioned"
 	"github.com/amlarc-go/instancetypes/client/internal/testenv"
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 )
 
@@ -571,11 +571,11 @@ func TestCapacityAgainstNaiveModel(t *testing.T) {
 	// Tolerations (Options.Tolerations, the plugin's --tolerate): the spot pool's taint
 	// tolerated, its node counts; tolerated for another value or effect, it does not.
 	for tol, tolerated := range map[string]bool{"sku=gpu:NoSchedule": true, "sku": true, "*": true, "sku=cpu": false, "sku=gpu:NoExecute": false, "other": false} {
-		ft, err := fit.ParseToleration(tol)
+		ft, err := cluster.ParseToleration(tol)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, want := cl.Compute(capacity.Options{Tolerations: []fit.Toleration{ft}}), c.naiveTolerating(c.naiveTypes(true), true, tolerated)
+		got, want := cl.Compute(capacity.Options{Tolerations: []cluster.Toleration{ft}}), c.naiveTolerating(c.naiveTypes(true), true, tolerated)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("tolerating %s:\n%s\nnaive model:\n%s", tol, show(got), show(want))
 		}

@@ -15,13 +15,14 @@ import (
 	"github.com/amlarc-go/instancetypes/client/informers/externalversions"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // resolveLimits resolves a deployment naming instance type name against the store and
 // returns its instance type, whether it is the built-in one, and its cpu limit ("" when
 // it does not resolve). It is the one place these tests call Store.Resolve.
 func resolveLimits(s *resolve.Store, name string) string {
-	p, errs := s.Resolve(&resolve.Workload{Kind: resolve.Deployment, Name: "probe", InstanceType: name}, nil, resolve.Options{})
+	p, errs := s.Resolve(&workload.Workload{Kind: workload.OnlineDeployment, Name: "probe", InstanceType: name}, nil, resolve.Options{})
 	if len(errs) > 0 {
 		return "unresolved"
 	}

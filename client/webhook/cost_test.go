@@ -12,6 +12,7 @@ import (
 	"github.com/amlarc-go/instancetypes/client/webhook"
 	"github.com/amlarc-go/instancetypes/internal/cputime"
 	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -55,7 +56,7 @@ func libraryKeys(t testing.TB, n int) func() {
 	raw := manyKeysRequest(t, admissionv1.Create, n).Object.Raw
 	return func() {
 		d := manifest.Parse("object", raw).Documents[0]
-		errs := append(d.Errors[:len(d.Errors):len(d.Errors)], validate.InstanceType(d.InstanceTypes[0].Object, nil, validate.Options{})...)
+		errs := append(d.Errors[:len(d.Errors):len(d.Errors)], validate.InstanceType(d.InstanceTypes[0].Object, nil, resolve.Options{})...)
 		if got := len(d.Locate(errs)); got != n {
 			t.Fatalf("%d findings of %d invalid keys", got, n)
 		}

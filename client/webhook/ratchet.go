@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 
-	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/resolve"
 )
 
 // ratchet splits errs, the findings of the new object newRaw of an UPDATE, into those that
@@ -25,7 +25,7 @@ import (
 // each of which is scanned once more, without decoding, for the places of the values the
 // findings it may keep are about (valuesAt); only two such values that differ as text are
 // decoded to be compared.
-func ratchet(ctx context.Context, errs field.ErrorList, newRaw, oldRaw []byte, opts validate.Options) (deny, kept field.ErrorList, err error) {
+func ratchet(ctx context.Context, errs field.ErrorList, newRaw, oldRaw []byte, opts resolve.Options) (deny, kept field.ErrorList, err error) {
 	if len(oldRaw) == 0 {
 		return errs, nil, nil
 	}

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/amlarc-go/instancetypes/client/webhook"
-	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/resolve"
 )
 
 // object is an instance type as a JSON value, to change.
@@ -295,7 +295,7 @@ func TestRatchetOldObjectNotAnInstanceType(t *testing.T) {
 // TestRatchetOptions: findings that come from the extension's selector ratchet too, as
 // long as the old object has them under the same options.
 func TestRatchetOptions(t *testing.T) {
-	h := &webhook.Handler{Options: validate.Options{NodeSelector: map[string]string{"pool": "cpu"}}}
+	h := &webhook.Handler{Options: resolve.Options{NodeSelector: map[string]string{"pool": "cpu"}}}
 	o := encode(t, validObject())
 	r := update(t, h, o, encode(t, with(noFinalizers)))
 	if !r.Allowed || len(r.Warnings) != 2 {

@@ -108,6 +108,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -144,12 +145,12 @@ var GroupKind = schema.GroupKind{Group: instancetype.GroupName, Kind: instancety
 var Resource = instancetype.SchemeGroupVersion.WithResource("instancetypes")
 
 // Handler validates the InstanceTypes of AdmissionReview requests. The zero Handler
-// validates with validate.Options{} and observes nothing. A Handler may serve requests
+// validates with resolve.Options{} and observes nothing. A Handler may serve requests
 // concurrently; its fields must not change while it does.
 type Handler struct {
 	// Options are those of validate.InstanceType: the extension's node selector and the
 	// strict subset mode (R7).
-	Options validate.Options
+	Options resolve.Options
 
 	// Observe, when set, is called once for every request ServeHTTP answers, after the
 	// response is written, with what the request came to: for logs and metrics. It must
@@ -353,7 +354,7 @@ func (h *Handler) review(ctx context.Context, req *admissionv1.AdmissionRequest,
 // then validate.InstanceType's, less those at or below a value decoding refused (a value
 // of the wrong type, which decoding has reported): manifest.Document.Locate, which the
 // command's lint uses too, keeps the same ones.
-func findings(d *manifest.Document, opts validate.Options) field.ErrorList {
+func findings(d *manifest.Document, opts resolve.Options) field.ErrorList {
 	located := d.Locate(append(d.Errors[:len(d.Errors):len(d.Errors)], validate.InstanceType(d.InstanceTypes[0].Object, nil, opts)...))
 	errs := make(field.ErrorList, len(located))
 	for i, f := range located {

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/amlarc-go/instancetypes/client/webhook"
-	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/resolve"
 )
 
 const valid = `{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType",
@@ -158,7 +158,7 @@ func TestReview(t *testing.T) {
 
 // TestReviewOptions: the extension's node selector is applied (R7).
 func TestReviewOptions(t *testing.T) {
-	h := &webhook.Handler{Options: validate.Options{NodeSelector: map[string]string{"pool": "cpu"}}}
+	h := &webhook.Handler{Options: resolve.Options{NodeSelector: map[string]string{"pool": "cpu"}}}
 	body := marshal(t, review(admissionv1.Create, instanceTypes, valid).AdmissionReview, valid)
 	_, out := post(t, h, "application/json", body)
 	if out.Response.Allowed || len(out.Response.Result.Details.Causes) != 1 || out.Response.Result.Details.Causes[0].Field != "spec.nodeSelector[pool]" {

@@ -33,6 +33,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/examples"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -43,7 +44,7 @@ var groupKind = schema.GroupKind{Group: instancetype.GroupName, Kind: instancety
 
 // handler validates the InstanceTypes posted to it.
 type handler struct {
-	opts validate.Options // the extension's node selector, strict subset mode
+	opts resolve.Options // the extension's node selector, strict subset mode
 }
 
 func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/examples"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -85,7 +86,7 @@ func TestInvalid(t *testing.T) {
 	if err := json.Unmarshal([]byte(broken), &it); err != nil {
 		t.Fatal(err)
 	}
-	wantSt := apierrors.NewInvalid(groupKind, it.Name, validate.InstanceType(&it, nil, validate.Options{})).Status()
+	wantSt := apierrors.NewInvalid(groupKind, it.Name, validate.InstanceType(&it, nil, resolve.Options{})).Status()
 	wantSt.TypeMeta = st.TypeMeta
 	got, err := json.Marshal(st)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/validate"
 )
@@ -21,7 +21,7 @@ type options struct {
 	catalog      []string
 	nodes        []string
 	computes     []string
-	tolerations  []fit.Toleration
+	tolerations  []cluster.Toleration
 	exclude      []string
 	excludeDir   string // the directory of the config file whose exclude is used
 	ignore       []lint.Ignore
@@ -43,9 +43,9 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 // parseFlags parses flags and paths in any order (flags may follow paths, as in kubectl);
 // "--" ends the flags. -ojson is -o json, as kubectl takes it. more, when not nil, adds
-// flags of the program's own (Program.Flags); cluster reports that the program reads the
-// cluster itself (Program.Inputs), so that --catalog and --nodes need no PATH.
-func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), cluster bool) (options, error) {
+// flags of the program's own (Program.Flags); readsCluster reports that the program reads
+// the cluster itself (Program.Inputs), so that --catalog and --nodes need no PATH.
+func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), readsCluster bool) (options, error) {
 	var o options
 	var sel, catalog, nodes, computes, tolerate, exclude, ignore repeated
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
@@ -106,14 +106,14 @@ func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), clu
 		}
 	}
 	for _, t := range tolerate {
-		tol, err := fit.ParseToleration(t)
+		tol, err := cluster.ParseToleration(t)
 		if err != nil {
 			return o, fmt.Errorf("invalid --tolerate %q: %w", t, err)
 		}
 		o.tolerations = append(o.tolerations, tol)
 	}
 	o.catalog, o.nodes, o.computes, o.exclude = catalog, nodes, computes, exclude
-	if (len(o.catalog) > 0 || len(o.nodes) > 0) && len(o.paths) == 0 && cmd != "list" && !cluster {
+	if (len(o.catalog) > 0 || len(o.nodes) > 0) && len(o.paths) == 0 && cmd != "list" && !readsCluster {
 		return o, errors.New("--catalog and --nodes describe the cluster; give the PATHs to check too")
 	}
 	return o, nil

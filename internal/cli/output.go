@@ -16,7 +16,7 @@ import (
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/manifest"
-	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // colorWanted reports whether output to f may use colour: only on a terminal, never with
@@ -344,7 +344,7 @@ func (w writer) placementTable(r *lint.Report) error {
 		switch {
 		case p.DocumentKind == manifest.KindBatchDeployment:
 			kind = "batch"
-		case p.Kind == resolve.Job:
+		case p.Kind == workload.ComputeJob:
 			kind = "job"
 		}
 		compute := escape(p.Compute)

@@ -72,6 +72,7 @@ import (
 	"github.com/amlarc-go/instancetypes/client/internal/certwatch"
 	"github.com/amlarc-go/instancetypes/client/webhook"
 	"github.com/amlarc-go/instancetypes/quantity"
+	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -96,7 +97,7 @@ func main() {
 type config struct {
 	certDir                            string
 	bindAddress, probeAddress, metrics string
-	options                            validate.Options
+	options                            resolve.Options
 	maxInFlight                        int
 	maxInFlightBytes                   int64
 	readTimeout, writeTimeout, idle    time.Duration

@@ -16,7 +16,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/internal/cli"
 	"github.com/amlarc-go/instancetypes/lint"
 )
@@ -260,9 +260,9 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 	if err != nil {
 		return usageError(fmt.Errorf("invalid --node-selector: %w", err))
 	}
-	var tols []fit.Toleration
+	var tols []cluster.Toleration
 	for _, t := range tolerate {
-		tol, err := fit.ParseToleration(t)
+		tol, err := cluster.ParseToleration(t)
 		if err != nil {
 			return usageError(fmt.Errorf("invalid --tolerate %q: %w", t, err))
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
-	"github.com/amlarc-go/instancetypes/fit"
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/cli"
 	"github.com/amlarc-go/instancetypes/lint"
@@ -23,10 +23,10 @@ func testNodes() []capacity.Node {
 		return m
 	}
 	return []capacity.Node{
-		{Node: fit.Node{Name: "cpu-0", Labels: map[string]string{"agentpool": "cpu"}, Allocatable: res("cpu", "3860m", "memory", "12Gi", "pods", "110")}},
-		{Node: fit.Node{Name: "cpu-1", Labels: map[string]string{"agentpool": "cpu"}, Allocatable: res("cpu", "3860m", "memory", "12Gi"), Unschedulable: true}},
-		{Node: fit.Node{Name: "gpu-0", Labels: map[string]string{"agentpool": "gpu", "x": "y"}, Allocatable: res("cpu", "23660m", "memory", "200Gi", "nvidia.com/gpu", "4"),
-			Taints: []fit.Taint{{Key: "sku", Value: "gpu", Effect: fit.NoSchedule}, {Key: "spot", Effect: fit.PreferNoSchedule}}}},
+		{Node: cluster.Node{Name: "cpu-0", Labels: map[string]string{"agentpool": "cpu"}, Allocatable: res("cpu", "3860m", "memory", "12Gi", "pods", "110")}},
+		{Node: cluster.Node{Name: "cpu-1", Labels: map[string]string{"agentpool": "cpu"}, Allocatable: res("cpu", "3860m", "memory", "12Gi"), Unschedulable: true}},
+		{Node: cluster.Node{Name: "gpu-0", Labels: map[string]string{"agentpool": "gpu", "x": "y"}, Allocatable: res("cpu", "23660m", "memory", "200Gi", "nvidia.com/gpu", "4"),
+			Taints: []cluster.Taint{{Key: "sku", Value: "gpu", Effect: cluster.NoSchedule}, {Key: "spot", Effect: cluster.PreferNoSchedule}}}},
 	}
 }
 

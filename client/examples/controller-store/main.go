@@ -44,6 +44,7 @@ import (
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/lint"
 	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 const (
@@ -51,10 +52,10 @@ const (
 	rounds  = 500 // rounds of resolution per worker
 )
 
-// workload is a workload with a label to print.
-type workload struct {
+// labeled is a workload with a label to print.
+type labeled struct {
 	label string
-	*resolve.Workload
+	*workload.Workload
 }
 
 func main() {
@@ -76,8 +77,8 @@ func run(ctx context.Context, kubeconfig string, w io.Writer) error {
 		return err
 	}
 	workloads = append(workloads,
-		workload{"job train-small", &resolve.Workload{Kind: resolve.Job, Name: "train-small", InstanceType: "cpusmall"}},
-		workload{"deployment green", &resolve.Workload{Kind: resolve.Deployment, Name: "green"}},
+		labeled{"job train-small", &workload.Workload{Kind: workload.ComputeJob, Name: "train-small", InstanceType: "cpusmall"}},
+		labeled{"deployment green", &workload.Workload{Kind: workload.OnlineDeployment, Name: "green"}},
 	)
 
 	var client versioned.Interface
@@ -165,7 +166,7 @@ func events(ctx context.Context, client versioned.Interface, store *resolve.Stor
 // work resolves every workload, rounds times, each round against one snapshot, as a
 // reconcile loop does. Every workload fits every catalog the events produce, so any
 // error is a failure.
-func work(store *resolve.Store, workloads []workload) error {
+func work(store *resolve.Store, workloads []labeled) error {
 	for range rounds {
 		catalog := store.Catalog()
 		for _, wl := range workloads {
@@ -178,7 +179,7 @@ func work(store *resolve.Store, workloads []workload) error {
 }
 
 // print writes the placement of each workload in catalog as a table.
-func print(w io.Writer, catalog *resolve.Catalog, workloads []workload) error {
+func print(w io.Writer, catalog *resolve.Catalog, workloads []labeled) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "WORKLOAD\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS")
 	for _, wl := range workloads {
@@ -197,7 +198,7 @@ func print(w io.Writer, catalog *resolve.Catalog, workloads []workload) error {
 }
 
 // load returns the instance types and the workloads of the source document's manifests.
-func load() ([]*instancetype.InstanceType, []workload, error) {
+func load() ([]*instancetype.InstanceType, []labeled, error) {
 	r, err := lint.Run([]lint.Input{lint.FS(examples.Manifests, ".")}, lint.Options{})
 	if err != nil {
 		return nil, nil, err
@@ -211,9 +212,9 @@ func load() ([]*instancetype.InstanceType, []workload, error) {
 			types = append(types, it)
 		}
 	}
-	var workloads []workload
+	var workloads []labeled
 	for _, p := range r.Placements {
-		workloads = append(workloads, workload{p.File, p.Workload})
+		workloads = append(workloads, labeled{p.File, p.Workload})
 	}
 	return types, workloads, nil
 }
