@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes manifest/testdata/pyyaml/types.tsv: plain scalars drawn from the characters that
+"""Writes azureml/testdata/pyyaml/types.tsv: plain scalars drawn from the characters that
 YAML 1.1's numbers, booleans and nulls are made of, each with the type PyYAML's safe loader
 (what azure-ai-ml reads Azure ML files with) gives it, as manifest's pyYAMLType names it.
 TestPyYAMLTypeRecorded holds pyYAMLType to the file.
@@ -33,7 +33,7 @@ def main():
         seen.add(s)
         tag = loader.resolve(yaml.ScalarNode, s, (True, False)).rsplit(":", 1)[1]
         rows.append(s + "\t" + NAMES[tag])
-    with open("manifest/testdata/pyyaml/types.tsv", "w") as f:
+    with open("azureml/testdata/pyyaml/types.tsv", "w") as f:
         f.write("# PyYAML %s: scalar<TAB>type (empty: a string)\n" % yaml.__version__)
         f.write("\n".join(rows) + "\n")
 

@@ -130,9 +130,9 @@ func (d *Document) ItemPosition(i int) Position {
 }
 
 // longList cuts the YAML document d into its header, runs of items and trailer (see above),
-// and converts each. It reports false, leaving d as it was, for a document it cannot cut
+// the runs of about a quarter of limit bytes at most, and converts each. It reports false, leaving d as it was, for a document it cannot cut
 // or whose parts do not each read alone as what they are.
-func (s *scanner) longList(d *Document) bool {
+func (s *scanner) longList(d *Document, limit int) bool {
 	text := d.text
 	var header, trailer []byte
 	var starts []int // the offsets of the items' "- " lines
@@ -203,7 +203,7 @@ func (s *scanner) longList(d *Document) bool {
 	line := d.Line + bytes.Count(text[:starts[0]], []byte("\n"))
 	for i := 0; i < len(starts); {
 		j := i + 1
-		for j < len(starts) && starts[j]-starts[i] < chunkSize {
+		for j < len(starts) && starts[j]-starts[i] < min(chunkSize, max(limit/4, 1)) {
 			j++
 		}
 		stop := end

@@ -55,6 +55,10 @@ type Options struct {
 	// Marker, when set, is the text that begins the comments Scan collects (see Comment):
 	// "instancetype:ignore".
 	Marker string
+	// LongList is the size in bytes past which a list is read item by item (see
+	// Document.Items); 0 means MaxDocument. A document past it that is no list is read
+	// whole, within MaxDocument.
+	LongList int
 }
 
 // File is what Scan found of a file as a whole.
@@ -219,8 +223,13 @@ func (s *scanner) yamlStream(from int) {
 // start, and hands it over when kubectl would read it.
 func (s *scanner) yamlDocument(text []byte, start Position) {
 	d := &Document{Position: start, text: text}
-	if nodes := nodeBound(text); len(text) > maxDocument || nodes > maxNodes {
-		if !s.longList(d) {
+	nodes := nodeBound(text)
+	if long := s.opts.LongList; long > 0 && len(text) > long && s.longList(d, long) {
+		s.emit(d)
+		return
+	}
+	if len(text) > maxDocument || nodes > maxNodes {
+		if !s.longList(d, maxDocument) {
 			d.Problem = &Problem{Position: d.Position, Kind: Limit, Message: "the document is too large to read whole (" + megabytes(len(text)) +
 				", about " + strconv.Itoa(nodes) + " YAML nodes; at most " + megabytes(MaxDocument) + " and " + strconv.Itoa(MaxNodes) +
 				"), and is not a list whose items can be read one at a time"}
@@ -452,6 +461,10 @@ func (s *scanner) jsonDocument(raw []byte, start int) {
 		return
 	}
 	d := &Document{Position: pos, JSON: true, text: raw}
+	if long := s.opts.LongList; long > 0 && len(raw) > long && s.longJSON(d) {
+		s.emit(d)
+		return
+	}
 	if len(raw) > maxDocument || nodeBound(raw) > maxNodes {
 		if !s.longJSON(d) {
 			d.Problem = &Problem{Position: pos, Kind: Limit, Message: "the JSON value is too large to read whole (" + megabytes(len(raw)) +

@@ -201,7 +201,21 @@ func (d *Document) PositionOf(path string) Position {
 	return p
 }
 
-// locate is Position, and whether the path was found whole.
+// ValuePositionOf is PositionOf, but for a mapping entry, the position of its value: where
+// a pipeline's step starts, below its name.
+func (d *Document) ValuePositionOf(path string) Position {
+	t, rest := d.treeOf(path)
+	if t.root == nil {
+		return t.at
+	}
+	at, v, ok := t.find(t.root, rest)
+	if ok && v != nil {
+		return t.pos(v)
+	}
+	return t.pos(at)
+}
+
+// locate is PositionOf, and whether the path was found whole.
 func (d *Document) locate(path string) (Position, bool) {
 	t, rest := d.treeOf(path)
 	if t.root == nil {
@@ -236,10 +250,10 @@ type Scalar struct {
 	// Value is its text, after escapes and folding: "yes" for yes, "1" for '1'.
 	Value string
 	// Tag is the tag yaml.v3 resolves (YAML 1.2: !!str, !!int, !!float, !!bool,
-	// !!null, or one written), Quoted reports a quoted scalar, Block a literal or folded
-	// one.
-	Tag           string
-	Quoted, Block bool
+	// !!null), or the one written, which Tagged reports; Quoted reports a quoted scalar,
+	// Block a literal or folded one.
+	Tag                   string
+	Tagged, Quoted, Block bool
 	// Position is where it is.
 	Position
 }
@@ -254,7 +268,7 @@ func (d *Document) Scalar(path string) (Scalar, bool) {
 	if v = deref(v); !ok || v == nil || v.Kind != yaml.ScalarNode {
 		return Scalar{}, false
 	}
-	return Scalar{Value: v.Value, Tag: v.Tag, Quoted: v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0,
+	return Scalar{Value: v.Value, Tag: v.Tag, Tagged: v.Style&yaml.TaggedStyle != 0, Quoted: v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0,
 		Block: v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0, Position: t.pos(v)}, true
 }
 
