@@ -117,6 +117,10 @@ func (r *reader) resourceList(v any, p *field.Path) instancetype.ResourceList {
 // read, as kubectl reads it, and the finding refuses it, so that validation does not
 // restate it. null is a finding ("Field may not be null") too, refused and unset.
 func (r *reader) amount(v any, p *field.Path) instancetype.Amount {
+	if str, ok := v.(string); ok && pyYAMLType(str) == "" {
+		// A string to both readers, however it is written: no need to look at how.
+		return instancetype.AmountFromString(str)
+	}
 	s, ok := r.doc.Scalar(p.String())
 	if !ok || !isScalar(v) {
 		return r.Amount(v, p)

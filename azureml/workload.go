@@ -24,10 +24,14 @@ type Item struct {
 	// jobs.train for a step of a pipeline job, deployments[0] for a deployment written
 	// inside an endpoint.
 	Path *field.Path
-	// Kind is the kind of the document it comes from.
+	// Kind is the kind of the document it comes from, or, for a deployment written
+	// inside an endpoint, KindDeployment.
 	Kind Kind
 	// Workload is the workload as read.
 	Workload *workload.Workload
+	// Note, when set, says that the workload is written in an older form, and how it is
+	// written today: its findings carry it.
+	Note string
 	// Errors are the problems reading found in it, at paths relative to the document. A
 	// workload with any is not placed with confidence.
 	Errors field.ErrorList
@@ -70,7 +74,15 @@ func Read(d *source.Document, kind Kind) *Result {
 	r.Src = d
 	res := &Result{}
 	add := func(p *field.Path, w *workload.Workload, from int) {
-		res.Workloads = append(res.Workloads, Item{Path: p, Kind: kind, Workload: w, Errors: r.Errs[from:len(r.Errs):len(r.Errs)]})
+		item := Item{Path: p, Kind: kind, Workload: w, Errors: r.Errs[from:len(r.Errs):len(r.Errs)]}
+		switch {
+		case kind == KindEndpoint:
+			item.Kind, item.Note = KindDeployment, "an older form: an online endpoint file with its deployments inline; "+
+				"today each deployment has a file of its own, with $schema kubernetesOnlineDeployment.schema.json"
+		case w.LegacyCompute:
+			item.Note = "an older form: compute with target and instance_type; today a job names compute: azureml:TARGET and resources.instance_type"
+		}
+		res.Workloads = append(res.Workloads, item)
 	}
 	switch kind {
 	case KindDeployment:

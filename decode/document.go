@@ -3,6 +3,7 @@ package decode
 import (
 	"reflect"
 	"strconv"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -262,7 +263,44 @@ func Duplicates(d *source.Document) (field.ErrorList, map[*field.Error]source.Po
 
 // Refuses reports a finding of decoding that refuses the value at its path (a value of
 // the wrong type): a validator's finding at or below that path says the same mistake
-// again, and is left out.
+// again, and is left out (see WithoutRestated).
 func Refuses(e *field.Error) bool {
 	return e.Origin == rules.WrongType || e.Origin == rules.AzureMLResourceType
+}
+
+// WithoutRestated returns the findings of validation, errs, but those at or below a value
+// that a finding of decoding, among decoded, refused (a number where a string belongs, a
+// list where the limits belong): decoding has said it, and one mistake gets one finding.
+// alias, when not nil, maps a path to the one the value is written at (see
+// azureml.Result.Aliases). It returns errs itself when it leaves nothing out.
+func WithoutRestated(decoded, errs field.ErrorList, alias func(string) string) field.ErrorList {
+	if alias == nil {
+		alias = func(p string) string { return p }
+	}
+	var refused []string
+	for _, e := range decoded {
+		if Refuses(e) {
+			refused = append(refused, alias(e.Field))
+		}
+	}
+	if len(refused) == 0 {
+		return errs
+	}
+	out := make(field.ErrorList, 0, len(errs))
+	for _, e := range errs {
+		if !restates(alias(e.Field), refused) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// restates reports whether the path p is at or below one of refused.
+func restates(p string, refused []string) bool {
+	for _, r := range refused {
+		if p == r || strings.HasPrefix(p, r) && len(p) > len(r) && (p[len(r)] == '.' || p[len(r)] == '[') {
+			return true
+		}
+	}
+	return false
 }

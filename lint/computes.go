@@ -8,33 +8,33 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/azureml"
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
-	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // computeDef is a compute target the inputs or Options.Computes describe, with its place.
 type computeDef struct {
-	c    manifest.Compute
+	c    azureml.Compute
 	file string
 	line int
 	// typePath and typePos are where its type is: the path in its document, and the
 	// position.
 	typePath *field.Path
-	typePos  manifest.Position
+	typePos  Position
 }
 
-// defineCompute is the computeDef of the compute target item of d, read from file.
-func defineCompute(d *manifest.Document, file string, item manifest.Item[manifest.Compute]) computeDef {
+// defineCompute is the computeDef of the compute target item of d.
+func defineCompute(d *document, item azureml.ComputeItem) computeDef {
 	at := item.Path.Child("type")
 	if item.Path == nil {
 		at = field.NewPath("type")
 	}
-	return computeDef{c: item.Object, file: file, line: item.Line, typePath: at, typePos: d.Position(at.String())}
+	return computeDef{c: item.Compute, file: d.file, line: d.line(item.Path), typePath: at, typePos: d.src.PositionOf(at.String())}
 }
 
 // computeSet is what a run knows of the workspace's compute targets: those of
@@ -70,29 +70,29 @@ func (s *computeSet) add(d computeDef) {
 }
 
 // readComputes reads Options.Computes: compute files, or what az ml compute list -o json
-// or -o yaml prints, each document read as compute targets (manifest.ScanComputes: a
+// or -o yaml prints, each document read as compute targets (azureml.RecogniseCompute: a
 // compute file of a name and a type alone is one, whatever it would be taken for among
 // manifests). Problems reading them are findings; a file that holds no compute target is
 // one too, as it is surely not what was meant.
-func readComputes(srcs []source, set *computeSet) []Finding {
+func readComputes(srcs []inputFile, set *computeSet) []Finding {
 	var findings []Finding
 	for _, s := range srcs {
 		data, err := s.read(nil)
 		if err != nil {
-			findings = append(findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+			findings = append(findings, fileProblemAt(s.name, 1, UnreadableFile, "cannot read: "+pathError(err)))
 			continue
 		}
 		n := 0
-		f := manifest.ScanComputes(s.name, data, func(d *manifest.Document) {
-			findings = append(findings, d.Locate(d.Errors)...)
-			for _, c := range d.Computes {
-				set.add(defineCompute(d, s.name, c))
+		f := scanFile(s.name, data, asComputes, func(d *document) {
+			findings = append(findings, d.locate(d.errs)...)
+			for _, c := range d.computes() {
+				set.add(defineCompute(d, c))
 				n++
 			}
 		})
-		findings = append(findings, f.Errors...)
-		if n == 0 && !unreadable(f.Errors) {
-			findings = append(findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile,
+		findings = append(findings, f.findings...)
+		if n == 0 && !unreadable(f.findings) {
+			findings = append(findings, fileProblemAt(s.name, 1, UnreadableFile,
 				"holds no Azure ML compute target: --computes takes compute files, or what az ml compute list -o json (or -o yaml) prints"))
 		}
 	}
@@ -110,7 +110,7 @@ type computeOf struct {
 
 // lookup tells what the run knows of the compute that w names.
 func (s *computeSet) lookup(w *workload.Workload) computeOf {
-	ref := manifest.ParseCompute(w.Compute)
+	ref := azureml.ParseCompute(w.Compute)
 	if ref.Name == "" {
 		return computeOf{notKnown: ref.Expression}
 	}
@@ -211,19 +211,19 @@ func skipReason(p *pending, d *computeDef) string {
 // jobs.train".
 func workloadWords(p *pending) string {
 	if p.path != nil {
-		if p.kind == manifest.KindPipelineJob {
+		if p.kind == azureml.KindPipelineJob {
 			return "pipeline step " + p.path.String()
 		}
 		return p.path.String()
 	}
 	switch p.kind {
-	case manifest.KindJob:
+	case azureml.KindJob:
 		return "a command job"
-	case manifest.KindSweepJob:
+	case azureml.KindSweepJob:
 		return "a sweep job"
-	case manifest.KindAutoMLJob:
+	case azureml.KindAutoMLJob:
 		return "an AutoML job"
-	case manifest.KindBatchDeployment:
+	case azureml.KindBatchDeployment:
 		return "a batch deployment"
 	}
 	return article(string(p.kind))

@@ -10,9 +10,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/cluster"
+	"github.com/amlarc-go/instancetypes/decode"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
-	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/internal/strict"
+	"github.com/amlarc-go/instancetypes/source"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -111,14 +113,14 @@ func ReadConfig(path string) (*Config, error) {
 
 // ParseConfig reads the contents of the config file at path (see ReadConfig).
 func ParseConfig(path string, data []byte) *Config {
-	raw, findings := manifest.ParseConfig(path, data)
+	raw, findings := parseConfigFile(path, data)
 	dir := filepath.Dir(path)
 	c := &Config{File: path, Dir: dir, Findings: findings}
-	bad := func(s manifest.Setting, detail string) {
+	bad := func(s setting, detail string) {
 		e := field.Invalid(field.NewPath(s.Path), clip.String(s.Value), detail).WithOrigin(rules.Config)
 		c.Findings = append(c.Findings, Finding{File: path, Position: s.Position, Err: e})
 	}
-	paths := func(settings []manifest.Setting) []string {
+	paths := func(settings []setting) []string {
 		var out []string
 		for _, s := range settings {
 			p := s.Value
@@ -182,6 +184,146 @@ func ParseConfig(path string, data []byte) *Config {
 	if raw.StrictSubset != nil {
 		c.StrictSubset, c.StrictSubsetSet = *raw.StrictSubset, true
 	}
-	manifest.SortFindings(c.Findings)
+	sortByPlace(c.Findings)
 	return c
+}
+
+// configFile is a config file as written: each setting with where it is, for the
+// findings about its value.
+type configFile struct {
+	// Catalog, Nodes, Computes, Tolerations, Exclude and Ignore are the items of the
+	// lists of those names (or the one value written without a list), in file order.
+	Catalog, Nodes, Computes, Tolerations, Exclude, Ignore []setting
+	// NodeSelector are the pairs of nodeSelector, in key order, each with its Key.
+	NodeSelector []setting
+	// StrictSubset is the value of strictSubset, nil when it is not set.
+	StrictSubset *bool
+}
+
+// setting is one value of a config file.
+type setting struct {
+	// Key is the key of an entry of a mapping (nodeSelector), "" for an item of a list.
+	Key string
+	// Value is the value, a string.
+	Value string
+	// Path is where it is in the file, in the notation of field paths: ignore[2],
+	// nodeSelector[pool].
+	Path string
+	// Position is where it is: the item, or the key of an entry.
+	Position
+}
+
+// configFields are the keys of a config file.
+var configFields = []string{"catalog", "nodes", "computes", "tolerations", "nodeSelector", "strictSubset", "exclude", "ignore"}
+
+// parseConfigFile decodes a config file, named name in findings, as strictly as every file
+// is read: unknown keys, duplicate keys, values of the wrong type are findings at their
+// place. It never fails: what cannot be read is a finding, and the settings it could read
+// are returned. The file holds one document; an empty one sets nothing.
+func parseConfigFile(name string, data []byte) (*configFile, []Finding) {
+	cfg := &configFile{}
+	var out []Finding
+	read := false
+	f := source.Scan(data, source.Options{Reader: source.Plain}, func(d *source.Document) bool {
+		if d.Problem != nil {
+			out = append(out, problemFinding(name, *d.Problem, syntaxOf(d)))
+			return true
+		}
+		if read {
+			out = append(out, fileProblem(name, d.Position, SyntaxError, "a config file holds one document: this one is not read"))
+			return true
+		}
+		read = true
+		dec := &strict.Decoder{Src: d}
+		cfg.decode(dec, d)
+		doc := &document{file: name, src: d}
+		dups, at := decode.Duplicates(d)
+		for _, e := range append(dec.Errs, dups...) {
+			f := doc.finding(e)
+			if p, ok := at[e]; ok {
+				f.Position = p
+			}
+			out = append(out, f)
+		}
+		return true
+	})
+	for _, p := range f.Problems {
+		out = append(out, problemFinding(name, p, ""))
+	}
+	sortByPlace(out)
+	return cfg, out
+}
+
+// decode decodes the config file d.
+func (cfg *configFile) decode(dec *strict.Decoder, d *source.Document) {
+	m, ok := dec.Mapping(d.Value, nil)
+	if !ok {
+		return
+	}
+	settings := func(k string) []setting {
+		p := field.NewPath(k)
+		switch v := m[k].(type) {
+		case nil:
+			return nil
+		case []any:
+			var out []setting
+			for i, e := range v {
+				before := len(dec.Errs)
+				s := dec.Str(e, p.Index(i), true)
+				if len(dec.Errs) == before {
+					out = append(out, setting{Value: s, Path: p.Index(i).String(), Position: d.PositionOf(p.Index(i).String())})
+				}
+			}
+			return out
+		case map[string]any:
+			dec.WrongType(v, p, "a list of strings")
+			return nil
+		default:
+			before := len(dec.Errs)
+			s := dec.Str(v, p, true)
+			if len(dec.Errs) > before {
+				return nil
+			}
+			return []setting{{Value: s, Path: k, Position: d.ValuePositionOf(k)}}
+		}
+	}
+	for _, k := range strict.SortedKeys(m) {
+		switch k {
+		case "catalog":
+			cfg.Catalog = settings(k)
+		case "nodes":
+			cfg.Nodes = settings(k)
+		case "computes":
+			cfg.Computes = settings(k)
+		case "tolerations":
+			cfg.Tolerations = settings(k)
+		case "exclude":
+			cfg.Exclude = settings(k)
+		case "ignore":
+			cfg.Ignore = settings(k)
+		case "nodeSelector":
+			sel, ok := dec.Mapping(m[k], field.NewPath(k))
+			if !ok {
+				continue
+			}
+			for _, key := range strict.SortedKeys(sel) {
+				p := field.NewPath(k).Key(key)
+				before := len(dec.Errs)
+				s := dec.Str(sel[key], p, true)
+				if len(dec.Errs) == before {
+					cfg.NodeSelector = append(cfg.NodeSelector, setting{Key: key, Value: s, Path: p.String(), Position: d.PositionOf(p.String())})
+				}
+			}
+		case "strictSubset":
+			switch v := m[k].(type) {
+			case bool:
+				cfg.StrictSubset = &v
+			case nil:
+			default:
+				dec.WrongType(v, field.NewPath(k), "a boolean, true or false")
+			}
+		default:
+			dec.Unknown(k, configFields, field.NewPath(k))
+		}
+	}
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// Every flag that a message of lint or manifest advises (a skip reason: "give nodes with
+// Every flag that a message of lint, decode, azureml or source advises (a skip reason: "give nodes with
 // --nodes") is a flag of the command.
 func TestAdvisedFlagsExist(t *testing.T) {
 	literals := func(glob string) map[string][]string {
@@ -47,7 +47,7 @@ func TestAdvisedFlagsExist(t *testing.T) {
 	}
 	flag := regexp.MustCompile(`(^|[^-\w])--([a-z][a-z-]*[a-z])`)
 	found := 0
-	for _, glob := range []string{"*.go", "../manifest/*.go"} {
+	for _, glob := range []string{"*.go", "../decode/*.go", "../azureml/*.go", "../source/*.go"} {
 		for s, at := range literals(glob) {
 			for _, m := range flag.FindAllStringSubmatch(s, -1) {
 				found++

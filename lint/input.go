@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/source"
 )
 
 // StdinName is how standard input is named in findings.
@@ -58,8 +58,8 @@ func Stdin(r io.Reader) Input { return Reader(StdinName, r) }
 // Bytes is one file of the given contents, named name in findings.
 func Bytes(name string, data []byte) Input { return Input{name: name, data: data, kind: inputBytes} }
 
-// A source is one file to read.
-type source struct {
+// An inputFile is one file to read.
+type inputFile struct {
 	name string
 	// read reads the source. Before it reads, it calls reserve (when not nil) with the
 	// size of what the source holds, in bytes, or -1 when that is not known before reading
@@ -77,13 +77,13 @@ type source struct {
 // findings, and what is not a regular file is skipped; an input that cannot be read at all
 // (a missing path, a file without read permission), or a directory that holds no manifest,
 // is an error.
-func expand(inputs []Input, ex excluder) ([]source, []manifest.Finding, []Skip, error) {
-	var srcs []source
-	var problems []manifest.Finding
+func expand(inputs []Input, ex excluder) ([]inputFile, []Finding, []Skip, error) {
+	var srcs []inputFile
+	var problems []Finding
 	var skipped []Skip
 	seen := map[string]bool{}
 	charts := chartFinder{}
-	add := func(key string, s source) {
+	add := func(key string, s inputFile) {
 		if key != "" {
 			if seen[key] {
 				return
@@ -96,13 +96,13 @@ func expand(inputs []Input, ex excluder) ([]source, []manifest.Finding, []Skip, 
 		switch in.kind {
 		case inputBytes:
 			data := in.data
-			add("", source{name: in.name, read: func(reserve func(int64)) ([]byte, error) {
+			add("", inputFile{name: in.name, read: func(reserve func(int64)) ([]byte, error) {
 				reserveSize(reserve, int64(len(data)))
 				return data, nil
 			}})
 		case inputReader:
 			r := in.r
-			add("", source{name: in.name, read: func(reserve func(int64)) ([]byte, error) {
+			add("", inputFile{name: in.name, read: func(reserve func(int64)) ([]byte, error) {
 				reserveSize(reserve, -1)
 				return readAll(r, -1)
 			}, once: true})
@@ -192,8 +192,8 @@ func reserveSize(reserve func(int64), size int64) {
 // fileSource is the file p of fsys, or of the file system when fsys is nil; once, when it
 // is not a regular file (a pipe, as the shell's <(…) hands one over). Its size is read once
 // it is open (fstat), not asked before: a file is opened and stat'ed once.
-func fileSource(p string, fsys fs.FS, once bool) source {
-	return source{
+func fileSource(p string, fsys fs.FS, once bool) inputFile {
+	return inputFile{
 		name: p,
 		read: func(reserve func(int64)) ([]byte, error) {
 			if fsys == nil && !once {
@@ -268,9 +268,9 @@ func absKey(p string) string {
 // directory below root that cannot be read is a problem, and the walk goes on; root itself
 // that cannot be read (no permission to list it) is the error returned, as a named file
 // that cannot be read is.
-func walk(fsys fs.FS, root string, excluded func(p string) bool, file func(string), name func(string) string) (int, []manifest.Finding, []Skip, error) {
+func walk(fsys fs.FS, root string, excluded func(p string) bool, file func(string), name func(string) string) (int, []Finding, []Skip, error) {
 	n := 0
-	var problems []manifest.Finding
+	var problems []Finding
 	var skipped []Skip
 	var rootErr error
 	_ = fs.WalkDir(fsys, root, func(p string, e fs.DirEntry, err error) error {
@@ -279,7 +279,7 @@ func walk(fsys fs.FS, root string, excluded func(p string) bool, file func(strin
 				rootErr = err
 				return fs.SkipAll
 			}
-			problems = append(problems, manifest.FileProblem(name(p), 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+			problems = append(problems, fileProblemAt(name(p), 1, UnreadableFile, "cannot read: "+pathError(err)))
 			if e != nil && e.IsDir() {
 				return fs.SkipDir
 			}
@@ -291,7 +291,7 @@ func walk(fsys fs.FS, root string, excluded func(p string) bool, file func(strin
 			}
 			return nil
 		}
-		if e.IsDir() || !manifest.IsManifestName(e.Name()) {
+		if e.IsDir() || !isManifestName(e.Name()) {
 			return nil
 		}
 		if e.Name() == ConfigName {
@@ -302,7 +302,7 @@ func walk(fsys fs.FS, root string, excluded func(p string) bool, file func(strin
 		if mode&fs.ModeSymlink != 0 {
 			info, err := fs.Stat(fsys, p) // what the link names
 			if err != nil {
-				problems = append(problems, manifest.FileProblem(name(p), 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+				problems = append(problems, fileProblemAt(name(p), 1, UnreadableFile, "cannot read: "+pathError(err)))
 				return nil
 			}
 			if info.IsDir() {
@@ -414,7 +414,7 @@ func ValidExclude(pattern string) error {
 }
 
 // readFile reads p, from fsys or, when fsys is nil, from the file system, up to
-// manifest.MaxFileSize (and one byte more, so that a larger file is told apart). size is
+// source.MaxFileSize (and one byte more, so that a larger file is told apart). size is
 // its size when known (-1 for a file that is not regular), -2 when not asked yet.
 func readFile(fsys fs.FS, p string, reserve func(int64)) ([]byte, error) {
 	var f fs.File
@@ -436,11 +436,11 @@ func readFile(fsys fs.FS, p string, reserve func(int64)) ([]byte, error) {
 	return readAll(f, size)
 }
 
-// readAll reads r up to manifest.MaxFileSize and one byte more, into a buffer of about
+// readAll reads r up to source.MaxFileSize and one byte more, into a buffer of about
 // size bytes when the size is known (so that a read does not double a buffer past what it
 // holds), growing it as it goes otherwise.
 func readAll(r io.Reader, size int64) ([]byte, error) {
-	const limit = manifest.MaxFileSize + 1
+	const limit = source.MaxFileSize + 1
 	lr := io.LimitReader(r, limit)
 	if size < 0 || size >= limit {
 		return io.ReadAll(lr)
@@ -469,4 +469,22 @@ func pathError(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// manifestExtensions are the file name extensions of manifests.
+var manifestExtensions = [...]string{".yaml", ".yml", ".json"}
+
+// isManifestName reports whether a file of this name is read when a directory is walked:
+// its extension is .yaml, .yml or .json, in any case.
+func isManifestName(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 || strings.ContainsAny(name[dot:], `/\`) {
+		return false
+	}
+	for _, e := range manifestExtensions {
+		if strings.EqualFold(name[dot:], e) {
+			return true
+		}
+	}
+	return false
 }

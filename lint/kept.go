@@ -7,7 +7,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/manifest"
 )
 
 // MaxInstanceTypes is the most instance types a run keeps for its catalog: those of
@@ -16,7 +15,7 @@ import (
 // alone (its decoding, the rules of package validate, its fit), but it is not in the
 // catalog: no workload is resolved against it, its name is not checked against the others,
 // and Report.Catalog does not hold it. Each file holding some has one finding of type
-// manifest.InputLimit (rule input-limit), at the first. No cluster has near as many; the
+// InputLimit (rule input-limit), at the first. No cluster has near as many; the
 // limit bounds the memory of a run of millions of them (each kept costs about 2 KB).
 const MaxInstanceTypes = 25_000
 
@@ -38,24 +37,27 @@ type keptTypes struct {
 	mu    sync.Mutex
 	room  int
 	n     int // held, in all files
-	files [][]typeDef
+	files [][]*typeDef
 	// last is the highest index of files holding some, or -1.
 	last int
-	// dropped[i] is the position of the first instance type of file i let go, when
-	// some were.
-	dropped []manifest.Position
+	// dropped[i] is the first instance type of file i let go, when some were.
+	dropped []*typeDef
+	// seq[i] counts the instance types of file i added, in order.
+	seq []int
 }
 
 func newKeptTypes(files, room int) *keptTypes {
-	return &keptTypes{room: room, files: make([][]typeDef, files), dropped: make([]manifest.Position, files), last: -1}
+	return &keptTypes{room: room, files: make([][]*typeDef, files), dropped: make([]*typeDef, files), seq: make([]int, files), last: -1}
 }
 
 // add keeps t, an instance type of file i, which comes after those of the file added
 // before it.
-func (k *keptTypes) add(i int, t typeDef) {
+func (k *keptTypes) add(i int, t *typeDef) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.files[i] = append(k.files[i], t)
+	t.seq = k.seq[i]
+	k.seq[i]++
 	k.n++
 	k.last = max(k.last, i)
 	for k.n > k.room {
@@ -63,8 +65,8 @@ func (k *keptTypes) add(i int, t typeDef) {
 		gone := k.files[j][len(k.files[j])-1]
 		k.files[j] = k.files[j][:len(k.files[j])-1]
 		k.n--
-		if p := k.dropped[j]; p.Line == 0 || before(gone.namePos, p) {
-			k.dropped[j] = gone.namePos
+		if p := k.dropped[j]; p == nil || gone.seq < p.seq {
+			k.dropped[j] = gone
 		}
 		for k.last >= 0 && len(k.files[k.last]) == 0 {
 			k.last--
@@ -72,15 +74,10 @@ func (k *keptTypes) add(i int, t typeDef) {
 	}
 }
 
-// before reports whether a comes before b in a file.
-func before(a, b manifest.Position) bool {
-	return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
-}
-
 // tooMany is the finding of a file some instance types of which are not in the catalog,
 // at the first of them.
-func tooMany(file string, at manifest.Position) Finding {
-	f := manifest.FileProblem(file, at.Line, manifest.InputLimit, fmt.Sprintf(
+func tooMany(file string, at Position) Finding {
+	f := fileProblemAt(file, at.Line, InputLimit, fmt.Sprintf(
 		"instance type left out of the catalog, with those after it: more than %d instance types in all "+
 			"(the most a run keeps); each is still checked alone, but no workload is resolved against it and its name is not checked against the others",
 		maxInstanceTypes))
@@ -90,7 +87,7 @@ func tooMany(file string, at manifest.Position) Finding {
 
 // MaxPlacements is the most placements a report lists (Report.Placements): the workloads
 // past it are still resolved and checked, their findings reported and counted in
-// Report.Workloads, and the first of them has one finding of type manifest.InputLimit
+// Report.Workloads, and the first of them has one finding of type InputLimit
 // (rule input-limit). It bounds the memory of a run over millions of workloads (a
 // placement costs about 1 KB until the report is printed).
 const MaxPlacements = 50_000
@@ -100,6 +97,6 @@ var maxPlacements = MaxPlacements
 
 // placementsCut is the finding of the first workload left out of Report.Placements.
 func placementsCut(file string, line int) Finding {
-	return manifest.FileProblem(file, line, manifest.InputLimit, fmt.Sprintf(
+	return fileProblemAt(file, line, InputLimit, fmt.Sprintf(
 		"workload left out of the placements listed, with those after it: more than %d workloads (the most a report lists); each is still resolved and checked", maxPlacements))
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/amlarc-go/instancetypes/lint"
-	"github.com/amlarc-go/instancetypes/manifest"
 )
 
 // typeList is an InstanceTypeList of valid instance types named prefix0, prefix1, ...
@@ -43,7 +42,7 @@ func TestMaxInstanceTypes(t *testing.T) {
 		names := r.Catalog.Names()
 		var limits []string
 		for _, f := range r.Findings {
-			if f.Type == manifest.InputLimit {
+			if f.Type == lint.InputLimit {
 				limits = append(limits, fmt.Sprintf("%s:%d", f.File, f.Line))
 				if f.Rule() != "input-limit" || !strings.Contains(f.Message(), "more than 10 instance types") {
 					t.Errorf("finding %s, rule %s", f, f.Rule())
@@ -91,7 +90,7 @@ func TestManyWorkloadsBounded(t *testing.T) {
 		var got []string
 		for _, f := range r.Findings {
 			got = append(got, fmt.Sprintf("%s:%d %s", f.File, f.Line, f.Rule()))
-			if f.Type == manifest.TooManyFindings {
+			if f.Type == lint.TooManyFindings {
 				got[len(got)-1] += " " + f.Message()[:strings.Index(f.Message(), " more")]
 			}
 		}

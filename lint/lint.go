@@ -15,9 +15,9 @@ import (
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/selector"
+	"github.com/amlarc-go/instancetypes/source"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -113,7 +113,7 @@ type run struct {
 	opts      Options
 	vopts     resolve.Options
 	limit     int // the most findings of a file
-	srcs      []source
+	srcs      []inputFile
 	walked    []Finding // problems met walking the inputs
 	walkSkips []Skip    // files the walks did not read
 	// cluster and nodes are what Options.Catalog and Options.Nodes hold, nil without.
@@ -136,8 +136,11 @@ type run struct {
 	placementsCut bool
 	// pendingBytes is about the memory the workloads kept take (see maxPending).
 	pendingBytes atomic.Int64
-	supp         suppressor
-	report       *Report
+	// retained is the text of the documents kept for the positions of their instance
+	// types (see maxRetained).
+	retained atomic.Int64
+	supp     suppressor
+	report   *Report
 }
 
 // start checks the options, lists the files of the inputs, and reads the cluster's
@@ -190,7 +193,7 @@ func start(inputs []Input, opts Options) (*run, error) {
 		limit:  cmp.Or(opts.MaxFindings, DefaultMaxFindings),
 		later:  map[*fileResult][]Finding{},
 		supp:   suppressor{ignores: ignores, cwd: cwd},
-		report: &Report{origins: map[string]Origin{}},
+		report: &Report{origins: map[string]*typeDef{}},
 	}
 	var err error
 	if r.srcs, r.walked, r.walkSkips, err = expand(inputs, ex); err != nil {
@@ -201,7 +204,7 @@ func start(inputs []Input, opts Options) (*run, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.cluster = readCatalog(srcs)
+		r.cluster = r.readCatalog(srcs)
 		r.cluster.findings = append(r.cluster.findings, problems...)
 		r.cluster.skipped = append(r.cluster.skipped, skipped...)
 	}
@@ -248,8 +251,8 @@ func (r *run) readInputs() {
 	})
 	for i, f := range r.files {
 		f.types = r.kept.files[i]
-		if at := r.kept.dropped[i]; at.Line > 0 {
-			r.addLater(f, tooMany(f.name, at))
+		if t := r.kept.dropped[i]; t != nil {
+			r.addLater(f, tooMany(f.name, t.namePos()))
 		}
 	}
 	r.kept = nil
@@ -270,14 +273,14 @@ func (r *run) formCatalog() {
 	if r.cluster != nil {
 		for _, t := range r.cluster.types {
 			types = append(types, t.it)
-			r.report.origins[t.it.Name] = Origin{File: t.file, Line: t.namePos.Line, Cluster: true}
+			r.report.origins[t.it.Name] = t
 		}
 	}
 	r.inputTypes = map[string]bool{}
 	for _, f := range r.files {
 		for _, t := range f.types {
 			types = append(types, t.it)
-			r.report.origins[t.it.Name] = Origin{File: t.file, Line: t.namePos.Line}
+			r.report.origins[t.it.Name] = t
 			r.inputTypes[t.it.Name] = true
 		}
 	}
@@ -301,17 +304,28 @@ func (r *run) checkNames() {
 	var defs []validate.Source
 	var places []*typeDef
 	var owners []*fileResult
+	names := map[string]int{}
 	for _, f := range r.files {
-		for i := range f.types {
-			t := &f.types[i]
-			defs = append(defs, validate.Source{InstanceType: t.it, Path: t.path, Origin: t.file + ":" + strconv.Itoa(t.namePos.Line)})
+		for _, t := range f.types {
+			names[t.it.Name]++
+		}
+	}
+	for _, f := range r.files {
+		for _, t := range f.types {
+			origin := ""
+			if names[t.it.Name] > 1 {
+				// Only a name given twice is placed, so that the others' files are not
+				// parsed for positions.
+				origin = t.file + ":" + strconv.Itoa(t.namePos().Line)
+			}
+			defs = append(defs, validate.Source{InstanceType: t.it, Path: t.path, Origin: origin})
 			places = append(places, t)
 			owners = append(owners, f)
 		}
 	}
 	for i, errs := range validate.UniqueNames(defs) {
 		for _, e := range errs {
-			r.addLater(owners[i], Finding{File: places[i].file, Position: places[i].namePos, Err: e})
+			r.addLater(owners[i], Finding{File: places[i].file, Position: places[i].namePos(), Err: e})
 		}
 	}
 }
@@ -362,11 +376,11 @@ func (r *run) checkWorkloads() {
 		if err != nil {
 			// The file is gone or changed since it was read: say so rather than miss its
 			// workloads.
-			r.addLater(f, manifest.FileProblem(f.name, 1, manifest.UnreadableFile, "cannot read again: "+pathError(err)))
+			r.addLater(f, fileProblemAt(f.name, 1, UnreadableFile, "cannot read again: "+pathError(err)))
 			continue
 		}
-		manifest.Scan(f.name, data, func(d *manifest.Document) {
-			for _, item := range d.Workloads {
+		scanFile(f.name, data, asInput, func(d *document) {
+			for _, item := range d.workloads() {
 				p := keepWorkload(d, item)
 				checkOne(f, &p)
 			}
@@ -460,7 +474,7 @@ func (r *run) finish() *Report {
 func unreadable(fs []Finding) bool {
 	for _, f := range fs {
 		switch f.Type {
-		case manifest.SyntaxError, manifest.InputLimit, manifest.UnreadableFile:
+		case SyntaxError, InputLimit, UnreadableFile:
 			return true
 		}
 	}
@@ -484,15 +498,15 @@ func (e *usageError) Error() string { return e.msg }
 // finding that counts the rest. The count is placed at the last finding kept, and
 // sortFindings keeps it after every other finding of the file.
 func capped(file string, read []Finding, more int, later []Finding, limit int) []Finding {
-	manifest.SortFindings(later)
+	sortByPlace(later)
 	all := append(read, later...)
-	manifest.SortFindings(all)
+	sortByPlace(all)
 	if limit < 0 || len(all)+more <= limit {
 		return all
 	}
 	left := len(all) + more - limit
 	all = all[:limit]
-	count := manifest.FileProblem(file, 1, manifest.TooManyFindings,
+	count := fileProblemAt(file, 1, TooManyFindings,
 		strconv.Itoa(left)+" more findings in this file are not shown; fix these first, or raise the limit")
 	if limit > 0 {
 		count.Position = all[limit-1].Position
@@ -512,7 +526,7 @@ func sortFindings(fs []Finding) {
 }
 
 func countRank(f Finding) int {
-	if f.Type == manifest.TooManyFindings {
+	if f.Type == TooManyFindings {
 		return 1
 	}
 	return 0
@@ -523,7 +537,7 @@ func countRank(f Finding) int {
 // and a problem of reading it (a syntax error) is one finding.
 func withoutRepeats(fs []Finding, others ...[]Finding) []Finding {
 	type key struct {
-		pos              manifest.Position
+		pos              Position
 		field, typ, body string
 	}
 	keyOf := func(f Finding) key { return key{f.Position, f.Err.Field, f.TypeName(), f.Message()} }
@@ -542,22 +556,59 @@ func withoutRepeats(fs []Finding, others ...[]Finding) []Finding {
 	return out
 }
 
-// typeDef is an instance type of the inputs, with its place.
+// typeDef is an instance type of the inputs or of the cluster, with its place.
 type typeDef struct {
-	it      *instancetype.InstanceType
-	file    string
-	namePos manifest.Position // of its metadata.name
-	path    *field.Path
+	it   *instancetype.InstanceType
+	file string
+	path *field.Path
+	// doc is its document, until where its metadata.name is (pos) is asked for: only
+	// the catalog's listing and the findings about a name given twice ask, so that a run
+	// without them parses no document for positions.
+	doc *source.Document
+	pos Position
+	// cluster reports an instance type of Options.Catalog.
+	cluster bool
+	// seq is its place among the instance types of its file kept (see keptTypes).
+	seq int
+}
+
+// namePos is where the instance type's metadata.name is.
+func (t *typeDef) namePos() Position {
+	if t.doc != nil {
+		t.pos, t.doc = t.doc.PositionOf(t.path.Child("metadata", "name").String()), nil
+	}
+	return t.pos
+}
+
+// maxRetained bounds the text of the documents typeDefs keep for their positions: past it,
+// the positions of a document's instance types are found as it is read, and it is not
+// kept.
+var maxRetained int64 = 256 << 20
+
+// defines returns the typeDefs of the named instance types of the document d.
+func (r *run) defines(d *document) []*typeDef {
+	var out []*typeDef
+	for _, it := range d.instanceTypes() {
+		if it.Object.Name != "" {
+			out = append(out, &typeDef{it: compact(it.Object), file: d.file, path: it.Path, doc: d.src})
+		}
+	}
+	if len(out) > 0 && r.retained.Add(int64(len(d.src.Text()))) > maxRetained {
+		for _, t := range out {
+			t.namePos()
+		}
+	}
+	return out
 }
 
 // fileResult is what reading one file found.
 type fileResult struct {
-	src       source
+	src       inputFile
 	name      string
 	findings  []Finding // sorted, at most the limit
 	more      int       // findings left out of findings
 	skipped   []Skip
-	types     []typeDef
+	types     []*typeDef
 	computes  []computeDef
 	workloads []pending // for checkWorkloads
 	// again reports a file whose workloads were not kept, the run's budget for them being
@@ -582,10 +633,10 @@ type fileResult struct {
 // instance type by itself. It keeps what the check of its workloads needs (see pending),
 // within the run's budget for them (maxPending); past it, the file is read again to check
 // them (fileResult.again).
-func (r *run) checkFile(i int, s source, data []byte, err error) *fileResult {
+func (r *run) checkFile(i int, s inputFile, data []byte, err error) *fileResult {
 	res := &fileResult{src: s, name: s.name}
 	if err != nil {
-		res.findings = r.supp.filter([]Finding{manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err))}, nil, &res.suppressed)
+		res.findings = r.supp.filter([]Finding{fileProblemAt(s.name, 1, UnreadableFile, "cannot read: "+pathError(err))}, nil, &res.suppressed)
 		return res
 	}
 	if s.chart != "" {
@@ -596,7 +647,7 @@ func (r *run) checkFile(i int, s source, data []byte, err error) *fileResult {
 	keep := func(fs []Finding) {
 		fs = r.supp.filter(fs, res.comments, &res.suppressed)
 		r.trimSuppressed(res)
-		manifest.SortFindings(fs)
+		sortByPlace(fs)
 		room := len(fs)
 		if r.limit >= 0 {
 			room = max(0, min(room, r.limit-len(res.findings)))
@@ -605,65 +656,64 @@ func (r *run) checkFile(i int, s source, data []byte, err error) *fileResult {
 		res.more += len(fs) - room
 	}
 	nodeDocs := 0
-	f := manifest.Scan(s.name, data, func(d *manifest.Document) {
-		res.addComments(d.Suppressions)
+	f := scanFile(s.name, data, asInput, func(d *document) {
+		res.addComments(d.src.Comments)
 		// Nodes among the inputs are skipped, their problems with them.
-		errs := d.Errors
-		if len(d.Nodes) > 0 {
+		errs := d.errs
+		if nodes := d.nodes(); len(nodes) > 0 {
 			errs = withoutNodes(d)
-			if len(d.InstanceTypes) == 0 {
+			if len(d.instanceTypes()) == 0 {
 				nodeDocs++
 			}
-			res.skipped = append(res.skipped, Skip{File: s.name, Line: d.Line, Reason: nodesSkipped(len(d.Nodes))})
+			res.skipped = append(res.skipped, Skip{File: s.name, Line: d.src.Line, Reason: nodesSkipped(len(nodes))})
 		}
-		for _, c := range d.Computes {
-			res.computes = append(res.computes, defineCompute(d, s.name, c))
+		for _, c := range d.computes() {
+			res.computes = append(res.computes, defineCompute(d, c))
 		}
-		for _, it := range d.InstanceTypes {
+		for _, it := range d.instanceTypes() {
 			errs = append(errs, validate.InstanceType(it.Object, it.Path, r.vopts)...)
 			if r.index != nil {
 				errs = append(errs, typeFit(r.index, it, r.opts.NodeSelector, r.typeTolerations())...)
 			}
-			if it.Object.Name != "" {
-				pos := d.Position(it.Path.Child("metadata", "name").String())
-				r.kept.add(i, typeDef{it: compact(it.Object), file: s.name, namePos: pos, path: it.Path})
-			}
 		}
-		keep(d.Locate(errs))
-		if len(d.Workloads) == 0 || res.again {
+		for _, t := range r.defines(d) {
+			r.kept.add(i, t)
+		}
+		keep(d.locate(errs))
+		src := d.src
+		src.Value = nil // decoded: only its text is kept, for positions
+		if len(d.workloads()) == 0 || res.again {
 			return
 		}
-		if r.pendingBytes.Add(int64(len(d.Workloads))*pendingCost) > maxPending {
+		if r.pendingBytes.Add(int64(len(d.workloads())*pendingCost+len(src.Text()))) > maxPending {
 			res.again, res.workloads = true, nil
 			if s.once {
 				res.data = data
 			}
 			return
 		}
-		for _, w := range d.Workloads {
+		for _, w := range d.workloads() {
 			res.workloads = append(res.workloads, keepWorkload(d, w))
 		}
 	})
-	res.addComments(f.Suppressions)
-	keep(f.Errors)
-	res.documents = f.Checked - nodeDocs
-	for _, sk := range f.Skipped {
-		res.skipped = append(res.skipped, Skip{File: s.name, Line: sk.Line, Reason: sk.Reason})
-	}
+	res.addComments(f.comments)
+	keep(f.findings)
+	res.documents = f.checked - nodeDocs
+	res.skipped = append(res.skipped, f.skipped...)
 	res.skipped, res.moreSkips = cappedSkips(res.skipped, r.limit)
 	return res
 }
 
 // withoutNodes returns the errors of decoding d but those found in its nodes.
-func withoutNodes(d *manifest.Document) field.ErrorList {
+func withoutNodes(d *document) field.ErrorList {
 	inNodes := map[*field.Error]bool{}
-	for _, n := range d.Nodes {
+	for _, n := range d.nodes() {
 		for _, e := range n.Errors {
 			inNodes[e] = true
 		}
 	}
 	var errs field.ErrorList
-	for _, e := range d.Errors {
+	for _, e := range d.errs {
 		if !inNodes[e] {
 			errs = append(errs, e)
 		}
@@ -713,7 +763,7 @@ func withMoreSkips(file string, skips []Skip, more int) []Skip {
 func (r *run) addLater(f *fileResult, fs ...Finding) {
 	later := append(r.later[f], r.supp.filter(fs, f.comments, &f.suppressed)...)
 	if r.limit >= 0 && len(later) > 2*r.limit+64 {
-		manifest.SortFindings(later)
+		sortByPlace(later)
 		f.moreLater += len(later) - r.limit
 		later = append([]Finding(nil), later[:r.limit]...)
 	}
@@ -737,49 +787,48 @@ func (r *run) trimSuppressed(f *fileResult) {
 
 // catalogInputs are the instance types of Options.Catalog.
 type catalogInputs struct {
-	types    []typeDef
+	types    []*typeDef
 	findings []Finding
 	skipped  []Skip
 }
 
 // readCatalog reads the cluster's instance types. Problems reading them are findings; the
 // instance types are not checked.
-func readCatalog(srcs []source) *catalogInputs {
+func (r *run) readCatalog(srcs []inputFile) *catalogInputs {
 	c := &catalogInputs{}
 	for _, s := range srcs {
 		data, err := s.read(nil)
 		if err != nil {
-			c.findings = append(c.findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+			c.findings = append(c.findings, fileProblemAt(s.name, 1, UnreadableFile, "cannot read: "+pathError(err)))
 			continue
 		}
 		dropped := false
-		f := manifest.Scan(s.name, data, func(d *manifest.Document) {
-			for _, it := range d.InstanceTypes {
-				if it.Object.Name == "" {
-					continue
-				}
-				pos := d.Position(it.Path.Child("metadata", "name").String())
+		f := scanFile(s.name, data, asCluster, func(d *document) {
+			for _, t := range r.defines(d) {
+				t.cluster = true
 				switch {
 				case len(c.types) < maxInstanceTypes:
-					c.types = append(c.types, typeDef{it: compact(it.Object), file: s.name, namePos: pos, path: it.Path})
+					c.types = append(c.types, t)
 				case !dropped:
 					dropped = true
-					c.findings = append(c.findings, tooMany(s.name, pos))
+					c.findings = append(c.findings, tooMany(s.name, t.namePos()))
 				}
 			}
+			d.src.Value = nil
 		})
-		c.findings = append(c.findings, f.Errors...)
+		c.findings = append(c.findings, f.findings...)
 	}
 	return c
 }
 
 // inParallel reads each of srcs and calls work with what it read, on as many goroutines
 // as there are processors, in memory bounded whatever their number: a budget of
-// manifest.MaxNodes parse nodes is shared by all. Before a file is read, its share is
-// taken for the most its size lets it hold (readCost: all of it for a file of unknown
-// size, a pipe or a device), so that workers cannot read many large files at once; once
-// read, the share is what its largest document can make (manifest.NodeBound).
-func inParallel(srcs []source, work func(i int, data []byte, err error)) {
+// source.MaxDocument bytes of text converted at once is shared by all. Before a file is
+// read, its share is taken for its size (readCost: all of it for a file of unknown size,
+// a pipe or a device), so that workers cannot read many large files at once; once read,
+// the share is what converting its largest document whole can take (a long list is
+// converted a run of items at a time).
+func inParallel(srcs []inputFile, work func(i int, data []byte, err error)) {
 	workers := min(runtime.GOMAXPROCS(0), len(srcs))
 	if workers <= 1 {
 		for i, s := range srcs {
@@ -788,7 +837,7 @@ func inParallel(srcs []source, work func(i int, data []byte, err error)) {
 		}
 		return
 	}
-	budget := newBudget(manifest.MaxNodes)
+	budget := newBudget(source.MaxDocument)
 	var wg sync.WaitGroup
 	var next atomic.Int64 // the next source to read: taken, not handed over, so no worker waits for another
 	for range workers {
@@ -805,7 +854,7 @@ func inParallel(srcs []source, work func(i int, data []byte, err error)) {
 					held = readCost(size)
 					budget.take(held)
 				})
-				if need := min(manifest.NodeBound(data), manifest.MaxNodes); need < held {
+				if need := min(len(data), source.MaxDocument); need < held {
 					budget.give(held - need)
 					held = need
 				} else if need > held {
@@ -832,18 +881,16 @@ var maxPending int64 = 32 << 20 // a variable for tests
 
 const pendingCost = 600
 
-// readCost is the share of the budget taken before reading a file of the given size: a
-// quarter of its bytes (manifests hold fewer nodes than that), so that the files read at
-// once hold a few megabytes together, or the whole budget for a file of more than four
-// times its nodes or of unknown size.
+// readCost is the share of the budget taken before reading a file of the given size: its
+// bytes, or the whole budget for a larger file or one of unknown size.
 func readCost(size int64) int {
-	if size < 0 || size >= 4*int64(manifest.MaxNodes) {
-		return manifest.MaxNodes
+	if size < 0 || size >= int64(source.MaxDocument) {
+		return source.MaxDocument
 	}
-	return int(size/4) + 1
+	return int(size) + 1
 }
 
-// budget is a counting semaphore of parse nodes.
+// budget is a counting semaphore of bytes of text converted.
 type budget struct {
 	mu    sync.Mutex
 	cond  *sync.Cond

@@ -8,11 +8,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/cluster"
+	"github.com/amlarc-go/instancetypes/decode"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/rules"
-	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/selector"
+	"github.com/amlarc-go/instancetypes/source"
 	"github.com/amlarc-go/instancetypes/workload"
 )
 
@@ -25,36 +26,40 @@ type nodeInputs struct {
 // readNodes reads the cluster's nodes, reporting the problems of reading them and of the
 // nodes themselves (an allocatable amount that is no quantity, a missing status), and a
 // name given to two nodes, of which the last is used.
-func readNodes(srcs []source) *nodeInputs {
+func readNodes(srcs []inputFile) *nodeInputs {
 	ni := &nodeInputs{}
 	var nodes []cluster.Node
+	// place is where a node is: its document, and the path of its metadata.name, found
+	// only for a name given twice (so that a list of thousands of nodes is not parsed for
+	// positions).
 	type place struct {
 		file string
-		pos  manifest.Position
+		doc  *source.Document
 		path *field.Path
 	}
 	seen := map[string]place{}
 	for _, s := range srcs {
 		data, err := s.read(nil)
 		if err != nil {
-			ni.findings = append(ni.findings, manifest.FileProblem(s.name, 1, manifest.UnreadableFile, "cannot read: "+pathError(err)))
+			ni.findings = append(ni.findings, fileProblemAt(s.name, 1, UnreadableFile, "cannot read: "+pathError(err)))
 			continue
 		}
-		f := manifest.Scan(s.name, data, func(d *manifest.Document) {
-			ni.findings = append(ni.findings, d.Locate(d.Errors)...)
-			for _, n := range d.Nodes {
+		f := scanFile(s.name, data, asCluster, func(d *document) {
+			ni.findings = append(ni.findings, d.locate(d.errs)...)
+			d.src.Value = nil
+			for _, n := range d.nodes() {
 				namePath := n.Path.Child("metadata", "name")
-				pos := d.Position(namePath.String())
 				if prev, dup := seen[n.Object.Name]; dup && n.Object.Name != "" {
+					pos := d.src.PositionOf(namePath.String())
 					e := field.Duplicate(prev.path, n.Object.Name).WithOrigin(rules.Nodes)
 					e.Detail = "a node of this name is given again, at " + s.name + ":" + strconv.Itoa(pos.Line) + ", which is the one used"
-					ni.findings = append(ni.findings, Finding{File: prev.file, Position: prev.pos, Err: e})
+					ni.findings = append(ni.findings, Finding{File: prev.file, Position: prev.doc.PositionOf(prev.path.String()), Err: e})
 				}
-				seen[n.Object.Name] = place{s.name, pos, namePath}
+				seen[n.Object.Name] = place{s.name, d.src, namePath}
 				nodes = append(nodes, n.Object)
 			}
 		})
-		ni.findings = append(ni.findings, f.Errors...)
+		ni.findings = append(ni.findings, f.findings...)
 	}
 	ni.index = fit.NewIndex(nodes)
 	return ni
@@ -63,7 +68,7 @@ func readNodes(srcs []source) *nodeInputs {
 // typeFit checks an instance type of the inputs against the nodes: its findings, at its
 // spec.nodeSelector and its requests (its limits, for an extended resource). A type whose
 // selector conflicts with the extension's has that finding already, and none here.
-func typeFit(index *fit.Index, it manifest.Item[*instancetype.InstanceType], extension map[string]string, tols []cluster.Toleration) []*field.Error {
+func typeFit(index *fit.Index, it decode.Object[*instancetype.InstanceType], extension map[string]string, tols []cluster.Toleration) []*field.Error {
 	spec := it.Path.Child("spec")
 	sel, err := selector.Merge(extension, it.Object.Spec.NodeSelector)
 	if err != nil {
@@ -144,16 +149,16 @@ func tolerateFlags(keys []string) string {
 
 // workloadFit is the finding of a workload's fit: at its instance type, or, for one with
 // resources of its own, at the request no node covers.
-func workloadFit(res fit.Result, w manifest.Item[*workload.Workload], own bool) []*field.Error {
-	at := w.Object.InstanceTypePath(w.Path)
+func workloadFit(res fit.Result, p *field.Path, w *workload.Workload, own bool) []*field.Error {
+	at := w.InstanceTypePath(p)
 	return res.Errors(at, func(name instancetype.ResourceName) *field.Path {
 		switch {
 		case !own:
 			return at
 		case name == instancetype.ResourceCPU || name == instancetype.ResourceMemory:
-			return w.Object.ResourcesPath(w.Path).Child("requests").Key(string(name))
+			return w.ResourcesPath(p).Child("requests").Key(string(name))
 		}
-		return w.Object.ResourcesPath(w.Path).Child("limits").Key(string(name))
+		return w.ResourcesPath(p).Child("limits").Key(string(name))
 	})
 }
 

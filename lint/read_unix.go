@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"syscall"
 
-	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/source"
 )
 
 // readRegular reads the file at p, which was a regular file when it was met: up to
-// manifest.MaxFileSize and one byte more, calling reserve (when not nil) with its size
+// source.MaxFileSize and one byte more, calling reserve (when not nil) with its size
 // before reading it. It opens the file without waiting (O_NONBLOCK), checks it is still a
 // regular file once open, and reads it into a buffer of its size: a FIFO put in its place
 // since cannot block the run, and a small file costs four system calls (open, fstat, read,
@@ -39,7 +39,7 @@ func readRegular(p string, reserve func(int64)) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: errNotRegular}
 	}
 	reserveSize(reserve, st.Size)
-	const limit = manifest.MaxFileSize + 1
+	const limit = source.MaxFileSize + 1
 	buf := make([]byte, 0, min(max(st.Size, 0), limit)+1) // one more, to see the end at once
 	for {
 		if len(buf) == cap(buf) {

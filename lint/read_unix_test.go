@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/source"
 )
 
 // readRegular reads what os.ReadFile reads, reserving the file's size first; a file that
@@ -47,12 +47,12 @@ func TestReadRegular(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(manifest.MaxFileSize + 4096); err != nil { // sparse: no disk
+	if err := f.Truncate(source.MaxFileSize + 4096); err != nil { // sparse: no disk
 		t.Fatal(err)
 	}
 	f.Close()
-	if got, err := readRegular(big, nil); err != nil || len(got) != manifest.MaxFileSize+1 {
-		t.Errorf("readRegular of a file past the limit: %d bytes, %v; want %d", len(got), err, manifest.MaxFileSize+1)
+	if got, err := readRegular(big, nil); err != nil || len(got) != source.MaxFileSize+1 {
+		t.Errorf("readRegular of a file past the limit: %d bytes, %v; want %d", len(got), err, source.MaxFileSize+1)
 	}
 
 	if want, err := os.ReadFile("/proc/self/status"); err == nil {

@@ -1,23 +1,20 @@
 package lint
 
 import (
+	"github.com/amlarc-go/instancetypes/azureml"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/fit"
-	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/workload"
 )
-
-// Finding is a problem at a place in a file: FILE:LINE: FIELD: MESSAGE.
-type Finding = manifest.Finding
 
 // Report is the outcome of checking a set of inputs.
 type Report struct {
 	// Findings are every problem found, sorted by file, line and column: reading,
 	// decoding, the rules of instance types and workloads, and, with nodes, the fit. Of a
 	// file with more than Options.MaxFindings, the first ones by line are kept, and one
-	// more (manifest.TooManyFindings), placed at the last kept, counts the rest: it comes
+	// more (TooManyFindings), placed at the last kept, counts the rest: it comes
 	// after every other finding of its file.
 	Findings []Finding
 	// Skipped are the documents and files not checked, each with why, sorted by file and
@@ -48,7 +45,7 @@ type Report struct {
 	// Nodes is the number of nodes given (Options.Nodes), after duplicates; 0 without.
 	Nodes int
 
-	origins map[string]Origin
+	origins map[string]*typeDef
 	fits    map[string]fit.Result // of the catalog's instance types, with nodes
 }
 
@@ -83,8 +80,11 @@ type Origin struct {
 // definition in effect, the last one given. It reports false for the built-in default and
 // for names the catalog lacks.
 func (r *Report) Origin(name string) (Origin, bool) {
-	o, ok := r.origins[name]
-	return o, ok
+	t, ok := r.origins[name]
+	if !ok {
+		return Origin{}, false
+	}
+	return Origin{File: t.file, Line: t.namePos().Line, Cluster: t.cluster}, true
 }
 
 // Placement is what one deployment or job gets, and where it is.
@@ -96,7 +96,7 @@ type Placement struct {
 	// DocumentKind is the kind of the document it is in: KubernetesOnlineDeployment,
 	// CommandJob, PipelineJob, SweepJob, or KubernetesOnlineEndpoint for a deployment
 	// written inside one.
-	DocumentKind manifest.Kind
+	DocumentKind azureml.Kind
 	// Path is where the workload is in its document: nil for the document, jobs.train for a
 	// pipeline step, deployments[0] for a deployment inside an endpoint.
 	Path *field.Path

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/amlarc-go/instancetypes/lint"
-	"github.com/amlarc-go/instancetypes/manifest"
 )
 
 // deployment is a Kubernetes online deployment document.
@@ -60,7 +59,7 @@ var ruleCases = []struct {
 	{"azureml-resource-name", []string{"a.yaml", deployment("instance_type: gpu\nresources:\n  requests: {cpu: 500m, memory: 1Gi, cpus: \"1\"}\n"), "t.yaml", gpuType}, nil},
 	{"azureml-resource-type", []string{"a.yaml", deployment("instance_type: gpu\nresources:\n  requests: {cpu: 1, memory: 1Gi}\n"), "t.yaml", gpuType}, nil},
 	{"gpu-given-twice", []string{"a.yaml", deployment("instance_type: gpu\nresources:\n  requests: {cpu: 500m, memory: 1Gi}\n  limits: {cpu: \"1\", memory: 2Gi, gpu: \"1\", nvidia.com/gpu: \"1\"}\n"), "t.yaml", gpuType}, nil},
-	{"input-limit", []string{"a.yaml", "a: " + strings.Repeat("x", manifest.MaxScalarSize+1) + "\n"}, nil},
+	{"input-limit", []string{"a.yaml", "a: [" + strings.Repeat("[", 10001) + "\n"}, nil},
 	{"unreadable", nil, nil}, // a dangling symlink in a walk: see TestEveryRuleIsMade
 	{"nodes", []string{"a.yaml", instanceType("a", okResources)}, func(*testing.T) lint.Options {
 		return lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", []byte(nodesFile+"- apiVersion: v1\n  kind: Node\n  metadata: {name: n2}\n"))}}
@@ -144,7 +143,7 @@ func renderAll(fs []lint.Finding) []string {
 // cluster's catalog and nodes: every finding has a registered rule.
 func TestCorporaFindingsAreRegistered(t *testing.T) {
 	var in []lint.Input
-	for _, dir := range []string{"../examples", "../cmd/instancetype/testdata/azureml", "../cmd/instancetype/testdata/inputs", "../cmd/instancetype/testdata/aml", "../manifest/testdata/oracle"} {
+	for _, dir := range []string{"../examples", "../cmd/instancetype/testdata/azureml", "../cmd/instancetype/testdata/inputs", "../cmd/instancetype/testdata/aml", "../source/testdata/kubectl"} {
 		in = append(in, lint.Path(dir))
 	}
 	cluster := lint.Options{

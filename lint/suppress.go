@@ -10,13 +10,13 @@ import (
 
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
-	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/source"
 )
 
 // Findings are suppressed in two ways:
 //
-//   - a suppression comment in the finding's file (read with each document, from its one
-//     parse: manifest.Document.Suppressions and File.Suppressions):
+//   - a suppression comment in the finding's file (read with each document that holds
+//     one: source.Document.Comments):
 //     "# instancetype:ignore R9" after the finding's line, alone on the line above it (or
 //     above a block of comment lines above it), or alone at the top of its document for
 //     the whole document. A comment that names no rule, a rule that does not exist, or a
@@ -112,7 +112,7 @@ func (ig Ignore) matches(f Finding, cwd string) bool {
 	return excluded(p, []string{ig.Glob})
 }
 
-func (ig Ignore) source() string {
+func (ig Ignore) by() string {
 	if ig.Source != "" {
 		return ig.Source
 	}
@@ -132,9 +132,18 @@ type Suppressed struct {
 // comment is a suppression comment of a file, with the rules it names that exist and
 // how many findings of each it suppressed.
 type comment struct {
-	manifest.Suppression
+	source.Comment
 	ids  []string // as Rules has them, without repeats
 	used []int    // per id
+}
+
+// ruleIDs are the rule ids a suppression comment names, after the marker: separated by
+// commas, blanks or both, up to " -- " and a reason.
+func ruleIDs(text string) []string {
+	if i := strings.Index(text, "--"); i >= 0 {
+		text = text[:i]
+	}
+	return strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' })
 }
 
 // comments are the suppression comments of a file, indexed by the lines they apply to, so
@@ -148,11 +157,11 @@ type comments struct {
 	docs []int
 }
 
-// addComments adds suppression comments of the file (as package manifest's reader hands
+// addComments adds suppression comments of the file (as package source's reader hands
 // them over, a document's with it, before its findings are filtered), and the findings
 // about them that do not depend on the file's findings: a comment that names no rule, or
 // one that does not exist. A file without any keeps nil comments.
-func (res *fileResult) addComments(ss []manifest.Suppression) {
+func (res *fileResult) addComments(ss []source.Comment) {
 	if len(ss) == 0 {
 		return
 	}
@@ -162,12 +171,13 @@ func (res *fileResult) addComments(ss []manifest.Suppression) {
 		res.comments = cs
 	}
 	for _, s := range ss {
-		c := comment{Suppression: s}
-		if len(s.Rules) == 0 {
+		c := comment{Comment: s}
+		ids := ruleIDs(s.Text)
+		if len(ids) == 0 {
 			res.commentProblems = append(res.commentProblems, suppressionFinding(res.name, s.Position,
-				"this suppression comment names no rule: write the ids of the rules it suppresses, # "+manifest.IgnoreMarker+" R9 ('instancetype rules' lists them)"))
+				"this suppression comment names no rule: write the ids of the rules it suppresses, # "+IgnoreMarker+" R9 ('instancetype rules' lists them)"))
 		}
-		for _, id := range s.Rules {
+		for _, id := range ids {
 			r, ok := LookupRule(id)
 			if !ok {
 				res.commentProblems = append(res.commentProblems, suppressionFinding(res.name, s.Position,
@@ -181,7 +191,7 @@ func (res *fileResult) addComments(ss []manifest.Suppression) {
 		c.used = make([]int, len(c.ids))
 		i := len(cs.all)
 		cs.all = append(cs.all, c)
-		if c.Scope != manifest.ScopeDocument {
+		if c.Scope != source.ScopeDocument {
 			cs.byLine[c.From] = append(cs.byLine[c.From], i)
 			continue
 		}
@@ -212,8 +222,8 @@ func (cs *comments) covering(line int, fn func(c *comment) bool) {
 	}
 }
 
-func suppressionFinding(file string, pos manifest.Position, detail string) Finding {
-	f := manifest.FileProblem(file, pos.Line, manifest.SuppressionProblem, detail)
+func suppressionFinding(file string, pos Position, detail string) Finding {
+	f := fileProblemAt(file, pos.Line, SuppressionProblem, detail)
 	f.Column = pos.Column
 	return f
 }
@@ -257,7 +267,7 @@ findings:
 		}
 		for _, ig := range s.ignores {
 			if ig.matches(f, s.cwd) {
-				*out = append(*out, Suppressed{Finding: f, By: ig.source()})
+				*out = append(*out, Suppressed{Finding: f, By: ig.by()})
 				continue findings
 			}
 		}
@@ -279,9 +289,9 @@ func unused(file string, cs *comments) []Finding {
 			}
 			where := "on its line"
 			switch c.Scope {
-			case manifest.ScopeNextLine:
+			case source.ScopeNextLine:
 				where = "on the line below it"
-			case manifest.ScopeDocument:
+			case source.ScopeDocument:
 				where = "in its document"
 			}
 			out = append(out, suppressionFinding(file, c.Position,

@@ -5,24 +5,24 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/azureml"
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
-	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // pending is a workload kept from the reading of its file until the catalog is formed: what
-// its check needs, in a few hundred bytes, not its document. Its resources are kept as a
-// list of amounts rather than the maps a Workload holds, and its positions as a Locator of
-// the paths its findings can be at.
+// its check needs, in a few hundred bytes, and its document, of which only the text is
+// kept (Value let go), for the positions of its findings. Its resources are kept as a
+// list of amounts rather than the maps a Workload holds.
 type pending struct {
 	file      string
 	line      int
-	kind      manifest.Kind
+	kind      azureml.Kind
 	path      *field.Path
 	note      string
 	w         workload.Workload // Resources nil: see res
@@ -30,7 +30,7 @@ type pending struct {
 	sections  uint8 // which of requests and limits the resources section has (hasRequests, hasLimits)
 	hasRes    bool  // a resources section
 	decodeErr bool  // decoding found a problem in it: its placement is not resolved
-	at        manifest.Locator
+	doc       *document
 }
 
 const (
@@ -46,16 +46,10 @@ type resourceAmount struct {
 }
 
 // keepWorkload keeps what the check of the workload w of d needs.
-func keepWorkload(d *manifest.Document, w manifest.Item[*workload.Workload]) pending {
-	p := pending{file: d.File, line: w.Line, kind: w.Kind, path: w.Path, note: w.Note, w: *w.Object, decodeErr: len(w.Errors) > 0}
+func keepWorkload(d *document, w azureml.Item) pending {
+	p := pending{file: d.file, line: d.line(w.Path), kind: w.Kind, path: w.Path, note: w.Note, w: *w.Workload, decodeErr: len(w.Errors) > 0, doc: d}
 	p.w.Resources = nil
-	// The paths its findings can be at, and those above them that decoding may refuse.
-	res := w.Object.ResourcesPath(w.Path)
-	paths := []string{w.Object.InstanceTypePath(w.Path).String(), res.String(), res.Child("requests").String(), res.Child("limits").String()}
-	if w.Object.ComputePath != nil {
-		paths = append(paths, w.Object.ComputePath.String())
-	}
-	if r := w.Object.Resources; r != nil {
+	if r := w.Workload.Resources; r != nil {
 		p.hasRes = true
 		for _, list := range [...]struct {
 			l     instancetype.ResourceList
@@ -67,14 +61,11 @@ func keepWorkload(d *manifest.Document, w manifest.Item[*workload.Workload]) pen
 				continue
 			}
 			p.sections |= list.bit
-			at := res.Child(list.name)
 			for name, a := range list.l {
 				p.res = append(p.res, resourceAmount{name: name, a: a, limit: list.limit})
-				paths = append(paths, at.Key(string(name)).String())
 			}
 		}
 	}
-	p.at = d.Locator(w.Path, paths...)
 	return p
 }
 
@@ -122,7 +113,7 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 	if cp.missing && w.ComputePath != nil {
 		errs = append(errs, c.computes.notFound(cp.name, w.ComputePath))
 	}
-	found := p.at.Locate(errs)
+	found := p.doc.locate(errs)
 	var fits *fit.Result
 	if c.index != nil && pl.Found {
 		own := w.Resources != nil && w.Kind == workload.OnlineDeployment
@@ -132,14 +123,14 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 		fits = &res
 		if len(found) == 0 && (own || !c.inputTypes[pl.InstanceType]) {
 			// The instance type's own fit is reported at it, when it is an input.
-			errs := workloadFit(res, manifest.Item[*workload.Workload]{Path: p.path, Object: w}, own)
+			errs := workloadFit(res, p.path, w, own)
 			if keys := scopeTaints(c.index, d, res, cp.rg, cp.ws); len(keys) > 0 {
 				hint := scopeHint(keys, cp.name)
 				for _, e := range errs {
 					e.Detail += hint
 				}
 			}
-			found = p.at.Locate(errs)
+			found = p.doc.locate(errs)
 		}
 	}
 	if p.note != "" {

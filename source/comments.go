@@ -58,15 +58,24 @@ func markerText(after []byte, marker string) (string, bool) {
 // separatorComment returns the marked comment on a "---" line (line), if it holds one: it
 // applies to the document after it.
 func separatorComment(l []byte, line int, marker string) (Comment, bool) {
-	for i := 3; i < len(l); i++ {
-		if l[i] == '#' && (l[i-1] == ' ' || l[i-1] == '\t') {
-			if text, ok := markerText(l[i+1:], marker); ok {
-				return Comment{Position: Position{line, utf8Count(l[:i]) + 1}, Text: text, Scope: ScopeDocument}, true
-			}
-			return Comment{}, false
-		}
+	i := commentAfterSeparator(l)
+	if i < 0 {
+		return Comment{}, false
+	}
+	if text, ok := markerText(l[i+1:], marker); ok {
+		return Comment{Position: Position{line, utf8Count(l[:i]) + 1}, Text: text, Scope: ScopeDocument}, true
 	}
 	return Comment{}, false
+}
+
+// commentAfterSeparator is the index of the "#" of the comment on a "---" line, or -1.
+func commentAfterSeparator(l []byte) int {
+	for i := 3; i < len(l); i++ {
+		if l[i] == '#' && (l[i-1] == ' ' || l[i-1] == '\t') {
+			return i
+		}
+	}
+	return -1
 }
 
 // comments returns the marked comments of the document. Those of a document kubectl skips
@@ -84,7 +93,8 @@ func (d *Document) comments(marker string, alone bool) []Comment {
 			strs, parsed = stringSpans(t.root, text), true
 		}
 	}
-	last := d.Line + d.lineCount() - 1
+	at := d.textAt()
+	last := at.Line + d.lineCount() - 1
 	var out []Comment
 	var waiting []int // the comments waiting for their next line
 	content := false
@@ -95,9 +105,14 @@ func (d *Document) comments(marker string, alone bool) []Comment {
 		}
 		l, start := text[off:off+nl], off
 		off += nl + 1
-		line := d.Line + i
+		line := at.Line + i
 		first, hash := commentOf(l, start, strs, parsed)
 		alone := first < 0 || first == hash
+		separator := !content && isSeparator(l)
+		if separator {
+			// A "---" line the document begins with: a comment there is of the document.
+			first, hash, alone = -1, commentAfterSeparator(l), true
+		}
 		if !alone || first < 0 && len(waiting) > 0 {
 			for _, j := range waiting {
 				out[j].From, out[j].To = line, line
@@ -116,7 +131,7 @@ func (d *Document) comments(marker string, alone bool) []Comment {
 		}
 		c := Comment{Position: Position{line, utf8Count(l[:hash]) + 1}, Text: t}
 		if i == 0 {
-			c.Column += d.Column - 1
+			c.Column += at.Column - 1
 		}
 		switch {
 		case !alone:

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,8 +45,9 @@ type Problem struct {
 type Document struct {
 	// Index is the document's place among the non-empty documents of its file, from 0.
 	Index int
-	// Position is where its text starts: the first line after the "---" before it, or
-	// the first character of a JSON value (which may follow another on its line).
+	// Position is where its content starts: its first line that is not blank, a comment
+	// or a "---" line, or the first character of a JSON value (which may follow another
+	// on its line).
 	Position
 	// JSON reports a document read by JSON rules: a value of a stream that starts with
 	// "{".
@@ -63,9 +65,10 @@ type Document struct {
 	// before it.
 	Comments []Comment
 
-	text []byte // as the reader cut it: YAML, or a JSON value
-	dups bool   // the strict reading found a key set twice
-	long *long  // the items of a long list, read one run at a time
+	text  []byte   // as the reader cut it: YAML, or a JSON value
+	start Position // where text starts: before the "---" lines it may begin with
+	dups  bool     // the strict reading found a key set twice
+	long  *long    // the items of a long list, read one run at a time
 
 	treeOnce sync.Once
 	tree     *tree // of text, parsed by yaml.v3 on the first question of position
@@ -88,6 +91,14 @@ func (d *Document) HasDuplicates() bool {
 	return d.dups
 }
 
+// textAt is where the document's text starts: before the "---" lines it may begin with.
+func (d *Document) textAt() Position {
+	if d.start.Line > 0 {
+		return d.start
+	}
+	return d.Position
+}
+
 // lineCount is the number of lines the document's text spans.
 func (d *Document) lineCount() int {
 	n := bytes.Count(d.text, []byte("\n"))
@@ -97,65 +108,87 @@ func (d *Document) lineCount() int {
 	return max(n, 1)
 }
 
-// problemLine is the line, in the document, of a problem the YAML reader reports without
-// one: where an unknown anchor is used, where the value kubectl cannot send is (unsendable),
-// or where yaml.v3 finds a problem; else 1.
-func (d *Document) problemLine(msg string, unsendable bool) int {
-	name, ok := quotedAfter(msg, "unknown anchor '")
-	if !ok {
-		name, ok = quotedAfter(msg, "anchor '")
-	}
-	if ok {
+// explain says what a problem the YAML reader reports means for the user, and finds the
+// line in the document where it is, which its message does not always name: where an
+// unknown anchor is used, where a value kubectl cannot send or a key it cannot make a JSON
+// key of is, or where yaml.v3 finds the problem; else 1.
+func (d *Document) explain(msg string, kind ProblemKind) (int, string) {
+	lineOf := func(i int) int { return 1 + bytes.Count(d.text[:i], []byte("\n")) }
+	if name, ok := quotedAfter(msg, "unknown anchor '"); ok {
+		msg += ": an alias (*" + name + ") must come after its anchor (&" + name + ") in the same document"
 		if i := bytes.Index(d.text, []byte("*"+name)); i >= 0 {
-			return 1 + bytes.Count(d.text[:i], []byte("\n"))
+			return lineOf(i), msg
+		}
+		return 1, msg
+	}
+	if name, ok := quotedAfter(msg, "anchor '"); ok && strings.HasSuffix(msg, "value contains itself") {
+		msg = "an alias (*" + name + ") inside the node its anchor (&" + name + ") names: it has no end, and kubectl refuses the document"
+		if i := bytes.Index(d.text, []byte("*"+name)); i >= 0 {
+			return lineOf(i), msg
+		}
+		return 1, msg
+	}
+	if strings.HasPrefix(msg, "control characters are not allowed") {
+		for i, r := range string(d.text) {
+			if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+				return lineOf(i), "control character " + fmt.Sprintf("%U", r) + " is not allowed: kubectl refuses the document"
+			}
 		}
 	}
+	if strings.Contains(msg, "excessive aliasing") {
+		return 1, "kubectl refuses this document: its aliases expand too far (" + msg + ")"
+	}
 	t := d.parsed()
-	if unsendable && t.root != nil {
-		if n := nonFinite(t.root, 0); n != nil {
-			return n.Line
+	switch {
+	case kind == Unsendable:
+		msg = "kubectl cannot send this document, and refuses it: a value has no JSON form (" + strings.TrimPrefix(msg, "json: unsupported value: ") + ")"
+		if n := find(t.root, 0, nonFinite); n != nil {
+			msg = "kubectl cannot send this document, and refuses it: " + n.Value + " has no JSON form; write a finite number"
+			return n.Line, msg
+		}
+	case strings.HasPrefix(msg, "unsupported map key") || strings.HasPrefix(msg, "invalid map key"):
+		msg = "kubectl refuses this document: a key is null, a list or a mapping, which it cannot make a JSON key of; write a string"
+		if n := find(t.root, 0, badKey); n != nil {
+			return n.Line, msg
 		}
 	}
 	if t.err != nil {
-		return t.errLine
+		return t.errLine, msg
 	}
-	return 1
+	return 1, msg
 }
 
-// nonFinite returns the first scalar under n that YAML reads as an infinity or not a number.
-func nonFinite(n *yaml.Node, depth int) *yaml.Node {
+// find returns the first node under n, in document order, that ok accepts.
+func find(n *yaml.Node, depth int, ok func(n *yaml.Node, key bool) bool) *yaml.Node {
 	if n == nil || depth > 1000 {
 		return nil
 	}
-	if n.Kind == yaml.ScalarNode {
-		switch strings.ToLower(strings.TrimPrefix(n.Value, "+")) {
-		case ".inf", "-.inf", ".nan":
-			if n.Tag == "!!float" {
-				return n
-			}
+	for i, c := range n.Content {
+		if ok(c, n.Kind == yaml.MappingNode && i%2 == 0) {
+			return c
 		}
-		return nil
-	}
-	for _, c := range n.Content {
-		if f := nonFinite(c, depth+1); f != nil {
+		if f := find(c, depth+1, ok); f != nil {
 			return f
 		}
 	}
 	return nil
 }
 
-// quotedAfter returns the text of msg between prefix and the next "'".
-func quotedAfter(msg, prefix string) (string, bool) {
-	i := bytes.Index([]byte(msg), []byte(prefix))
-	if i < 0 {
-		return "", false
+// badKey reports a mapping key kubectl cannot make a JSON key of.
+func badKey(n *yaml.Node, key bool) bool {
+	return key && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode || n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// nonFinite reports a scalar that YAML reads as an infinity or not a number.
+func nonFinite(n *yaml.Node, _ bool) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!float" {
+		return false
 	}
-	rest := msg[i+len(prefix):]
-	j := bytes.IndexByte([]byte(rest), '\'')
-	if j <= 0 {
-		return "", false
+	switch strings.ToLower(strings.TrimPrefix(n.Value, "+")) {
+	case ".inf", "-.inf", ".nan":
+		return true
 	}
-	return rest[:j], true
+	return false
 }
 
 // lineCursor walks the lines of a text forward, as the YAML reader consumes them, and
@@ -231,25 +264,6 @@ func (c *lineCursor) current() []byte {
 	return l
 }
 
-// skipSeparators moves past the separator lines at the cursor, and returns the position
-// after them: where the next document starts. Comments on them go to s (when not nil)
-// as comments of that document.
-func (c *lineCursor) skipSeparators(s *scanner) Position {
-	for c.off < len(c.text) {
-		l := c.current()
-		if !isSeparator(l) || !validSeparator(l) {
-			break
-		}
-		if s != nil && s.opts.Marker != "" && bytes.Contains(l, []byte(s.opts.Marker)) {
-			if cm, ok := separatorComment(l, c.line, s.opts.Marker); ok {
-				s.pending = append(s.pending, cm)
-			}
-		}
-		c.advance(1)
-	}
-	return c.here()
-}
-
 // badSeparator moves past the invalid separator the reader stopped at, and the lines
 // before it, and returns its line.
 func (c *lineCursor) badSeparator() int {
@@ -310,3 +324,17 @@ func nodeBound(text []byte) int {
 
 // itoa is strconv.Itoa.
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// quotedAfter returns the text of msg between prefix and the next "'".
+func quotedAfter(msg, prefix string) (string, bool) {
+	i := strings.Index(msg, prefix)
+	if i < 0 {
+		return "", false
+	}
+	rest := msg[i+len(prefix):]
+	j := strings.IndexByte(rest, '\'')
+	if j <= 0 {
+		return "", false
+	}
+	return rest[:j], true
+}

@@ -35,6 +35,10 @@ type long struct {
 	chunks []*chunk
 	items  int
 	dups   bool
+	// lazy: the runs are converted as Items reaches them; problem is set when one does not
+	// read alone.
+	lazy    bool
+	problem *Problem
 }
 
 // chunk is a run of items of a long list.
@@ -52,7 +56,13 @@ type chunk struct {
 }
 
 func (c *chunk) parsed() *tree {
-	c.treeOnce.Do(func() { c.tree = parse(c.text, c.at) })
+	c.treeOnce.Do(func() {
+		if c.isJSON {
+			c.tree = parseJSON(c.text, c.at)
+		} else {
+			c.tree = parse(c.text, c.at)
+		}
+	})
 	return c.tree
 }
 
@@ -72,12 +82,12 @@ func (l *long) chunkOf(i int) (*chunk, int) {
 	return nil, 0
 }
 
-// Items calls fn with each item of the document's list in order, as decoded values, and
-// reports whether every item could be decoded (a run whose JSON does not decode ends it).
-// For a document that is not Long, it calls fn with the items of Value's "items" when
-// that is a list. A long list's items can be read once: each run's values are let go as
-// they are handed over.
-func (d *Document) Items(fn func(i int, v any) bool) bool {
+// Items calls fn with each item of the document's list in order, as decoded values, until
+// fn returns false. For a document that is not Long, it calls fn with the items of
+// Value's "items" when that is a list. A long list's items can be read once: each run's
+// values are let go as they are handed over. When a run of a list too long to be read
+// whole does not read alone (see long.go), Items stops there, and ItemsProblem says why.
+func (d *Document) Items(fn func(i int, v any) bool) {
 	if d.long == nil {
 		m, _ := d.Value.(map[string]any)
 		items, _ := m["items"].([]any)
@@ -86,29 +96,52 @@ func (d *Document) Items(fn func(i int, v any) bool) bool {
 				break
 			}
 		}
-		return true
+		return
 	}
-	for _, c := range d.long.chunks {
-		v, err := jsonValue(c.json)
-		c.json = nil
-		if err != nil {
-			return false
-		}
-		if c.isJSON {
-			if !fn(c.first, v) {
-				return true
+	l := d.long
+	batch := max(runtime.GOMAXPROCS(0), 1)
+	for b := 0; b < len(l.chunks); b += batch {
+		run := l.chunks[b:min(b+batch, len(l.chunks))]
+		if l.lazy {
+			if at, ok := convertEach(run); !ok {
+				l.problem = &Problem{Position: at.at, Kind: Limit, Message: "the items from here on are not read: the list is too large to " +
+					"read whole (more than " + megabytes(maxDocument) + "), and the items from here, read alone, are not what they are in the whole " +
+					"(an anchor of an earlier item, or a string or flow collection across items, makes that so)"}
+				return
 			}
-			continue
-		}
-		items, _ := v.([]any)
-		for k, item := range items {
-			items[k] = nil
-			if !fn(c.first+k, item) {
-				return true
+			for _, c := range run {
+				l.dups = l.dups || c.dups
 			}
 		}
+		for _, c := range run {
+			v, err := jsonValue(c.json)
+			c.json = nil
+			if err != nil {
+				return
+			}
+			if c.isJSON {
+				if !fn(c.first, v) {
+					return
+				}
+				continue
+			}
+			items, _ := v.([]any)
+			for k, item := range items {
+				items[k] = nil
+				if !fn(c.first+k, item) {
+					return
+				}
+			}
+		}
 	}
-	return true
+}
+
+// ItemsProblem is why Items stopped before the end of a long list, nil when it did not.
+func (d *Document) ItemsProblem() *Problem {
+	if d.long == nil {
+		return nil
+	}
+	return d.long.problem
 }
 
 // ItemCount is the number of items of a long list (0 for another document).
@@ -200,7 +233,7 @@ func (s *scanner) longList(d *Document, limit int) bool {
 	trailer = text[end:]
 	// The runs of items, each about chunkSize.
 	l := &long{items: len(starts)}
-	line := d.Line + bytes.Count(text[:starts[0]], []byte("\n"))
+	line := d.textAt().Line + bytes.Count(text[:starts[0]], []byte("\n"))
 	for i := 0; i < len(starts); {
 		j := i + 1
 		for j < len(starts) && starts[j]-starts[i] < min(chunkSize, max(limit/4, 1)) {
@@ -227,7 +260,13 @@ func (s *scanner) longList(d *Document, limit int) bool {
 		top = map[string]any{}
 	}
 	l.dups = dups
-	if !convertChunks(l.chunks) {
+	if len(text) > maxDocument {
+		// Too large to convert whole: there is no reading to fall back on, and the runs are
+		// converted as Items reaches them, a few at a time, so that memory holds their
+		// values and not the whole's. A run that does not read alone ends Items there,
+		// with a problem (ItemsProblem).
+		l.lazy = true
+	} else if !convertChunks(l.chunks) {
 		return false
 	}
 	for _, c := range l.chunks {
@@ -269,10 +308,20 @@ func isMapping(v any, nullOK bool) bool {
 // convertChunks converts each run of items, on as many goroutines as there are
 // processors, and reports whether each read alone as a list of its items.
 func convertChunks(chunks []*chunk) bool {
+	_, ok := convertEach(chunks)
+	return ok
+}
+
+// convertEach converts each run of items, on as many goroutines as there are processors,
+// and returns the first that does not read alone as a list of its items, if one does not.
+func convertEach(chunks []*chunk) (*chunk, bool) {
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	ok := true
 	next := make(chan *chunk)
+	failed := make([]bool, len(chunks))
+	index := make(map[*chunk]int, len(chunks))
+	for i, c := range chunks {
+		index[c] = i
+	}
 	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
 		wg.Add(1)
 		go func() {
@@ -280,9 +329,7 @@ func convertChunks(chunks []*chunk) bool {
 			for c := range next {
 				j, dups, good := convertChunk(c.text, c.count)
 				if !good {
-					mu.Lock()
-					ok = false
-					mu.Unlock()
+					failed[index[c]] = true
 					continue
 				}
 				c.json, c.dups = j, dups
@@ -290,17 +337,19 @@ func convertChunks(chunks []*chunk) bool {
 		}()
 	}
 	for _, c := range chunks {
-		mu.Lock()
-		bad := !ok
-		mu.Unlock()
-		if bad {
-			break
-		}
 		next <- c
 	}
 	close(next)
 	wg.Wait()
-	return ok
+	for i, bad := range failed {
+		if bad {
+			for _, c := range chunks {
+				c.json = nil
+			}
+			return chunks[i], false
+		}
+	}
+	return nil, true
 }
 
 // convertChunk converts a run of n items, and reports whether it reads as a list of n.
@@ -332,6 +381,7 @@ func (s *scanner) longJSON(d *Document) bool {
 	top := map[string]any{}
 	l := &long{}
 	lc := lineCursor{text: text, line: d.Line}
+	// A JSON value starts where its text does.
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {

@@ -106,14 +106,20 @@ type scanner struct {
 	lines   lineCursor
 	stopped bool
 	// pending are the comments of documents kubectl skips (comments alone), which apply
-	// to the next document; sep those of the "---" line before the next document.
-	pending []Comment
+	// to the next document, and those of the "---" line before it.
+	pending  []Comment
+	refusals int // the documents refused so far
 }
+
+// maxLocated is the most refused documents of a file whose problems are looked for in
+// the document's text (see Document.explain): past it, the problem is placed at the
+// document's start, so that a file of a million broken documents costs no more than
+// reading them.
+const maxLocated = 1000
 
 func (s *scanner) scan(data []byte) {
 	if len(data) > MaxFileSize {
-		s.problem(Problem{Position: Position{1, 1}, Kind: Limit, Message: "the file is " + megabytes(len(data)) +
-			", more than the " + megabytes(MaxFileSize) + " read"})
+		s.problem(Problem{Position: Position{1, 1}, Kind: Limit, Message: "file too large: more than " + strconv.Itoa(MaxFileSize) + " bytes"})
 		return
 	}
 	text, p := decodeText(data)
@@ -145,6 +151,21 @@ func (s *scanner) scan(data []byte) {
 
 // problem records a problem of the file.
 func (s *scanner) problem(p Problem) { s.file.Problems = append(s.file.Problems, p) }
+
+// LosesLastLine reports whether kubectl's line reader loses the last line of data, the
+// contents of a file: it has no line break, and its length is a multiple of the 4,096
+// bytes the reader reads at a time (File.LostLine says which line). Reader Plain reads it.
+func LosesLastLine(data []byte) bool {
+	if len(data) == 0 || data[len(data)-1] == '\n' || len(data) > MaxFileSize {
+		return false
+	}
+	text, p := decodeText(data)
+	if p != nil || len(text) == 0 || text[len(text)-1] == '\n' {
+		return false
+	}
+	last := len(text) - bytes.LastIndexByte(text, '\n') - 1
+	return last%4096 == 0
+}
 
 // decodeText returns data as kubectl's file reader decodes it. UTF-32 and UTF-16 without a
 // byte order mark, which kubectl reads as UTF-8 and refuses for their NUL bytes, are a
@@ -190,39 +211,99 @@ func foreignEncoding(data []byte) string {
 // apimachinery's YAML reader as kubectl's YAMLToJSONDecoder cuts it (over a bufio.Reader of
 // its default size, 4,096 bytes, which its line reader's quirk depends on).
 func (s *scanner) yamlStream(from int) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(s.text[from:])))
-	s.lines.moveTo(from)
-	for !s.stopped {
-		doc, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		start := s.lines.skipSeparators(s)
-		if err != nil {
+	lc := eachYAML(s.text, from, s.opts.Marker, func(y yamlDoc) bool {
+		if y.err != nil {
 			// An invalid separator: what the reader had of the document is lost with it.
-			at := s.lines.badSeparator()
-			s.problem(Problem{Position: Position{at, 1}, Kind: Syntax, Message: "invalid document separator: " +
-				strings.TrimRight(string(s.lines.lineText(at)), "\r") + ": after ---, only a comment may follow on its line (kubectl reads no further)"})
-			continue
+			s.problem(Problem{Position: y.at, Kind: Syntax, Message: "invalid document separator: " +
+				strings.TrimRight(string(y.text), "\r") + ": after ---, only a comment may follow on its line (kubectl reads no further)"})
+			return true
 		}
-		s.lines.advance(bytes.Count(doc, []byte("\n")))
-		s.yamlDocument(doc, start)
-	}
+		s.yamlDocument(y)
+		s.pending = append(s.pending, y.next...)
+		return !s.stopped
+	})
 	if s.stopped {
 		return
 	}
-	s.lines.skipSeparators(s)
-	if last := s.lines.remaining(); last > 0 && s.opts.Reader == Kubectl {
-		s.file.LostLine = s.lines.line
-		s.problem(Problem{Position: Position{s.lines.line, 1}, Kind: Syntax, Message: "kubectl loses this line: it has no line break at its end, " +
-			"and its length (" + strconv.Itoa(last) + " bytes) is a multiple of the 4,096 bytes kubectl's line reader reads at a time; end the file with a line break"})
+	if last := lc.remaining(); last > 0 && s.opts.Reader == Kubectl {
+		s.file.LostLine = lc.line
+		s.problem(Problem{Position: Position{lc.line, 1}, Kind: Syntax, Message: "kubectl ignores this line: the file's last line has no line break, " +
+			"and kubectl's YAML reader drops such a line when its length is a multiple of 4,096 bytes (this one is " + strconv.Itoa(last) + "): end the file with a line break"})
 	}
 }
 
-// yamlDocument converts one YAML document, text as the reader cut it, which starts at
-// start, and hands it over when kubectl would read it.
-func (s *scanner) yamlDocument(text []byte, start Position) {
-	d := &Document{Position: start, text: text}
+// yamlDoc is a document of a YAML stream as the reader cut it, or the invalid separator it
+// stopped at.
+type yamlDoc struct {
+	text  []byte    // the document as cut; the separator line, for an invalid one
+	empty bool      // it holds only blank lines, comments and "---" lines: null to kubectl
+	start Position  // where text starts
+	at    Position  // where its content starts, after the "---", blank and comment lines it begins with
+	next  []Comment // marked comments on the "---" line that ends it: the next document's
+	err   error
+}
+
+// eachYAML cuts the text from offset from into YAML documents as kubectl's YAML reader
+// does, calling fn with each until it returns false, and returns the cursor where the
+// reader stopped. The reader ends a document at a "---" line (which it consumes) when it
+// holds a line, and keeps the "---" lines it meets before that in the document.
+func eachYAML(text []byte, from int, marker string, fn func(yamlDoc) bool) *lineCursor {
+	lc := &lineCursor{text: text, line: 1}
+	lc.moveTo(from)
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(text[from:])))
+	for {
+		doc, err := r.Read()
+		if err == io.EOF {
+			return lc
+		}
+		if err != nil {
+			line := lc.badSeparator()
+			if !fn(yamlDoc{text: lc.lineText(line), at: Position{line, 1}, err: err}) {
+				return lc
+			}
+			continue
+		}
+		y := yamlDoc{text: doc, start: lc.here(), empty: true}
+		y.at = y.start
+		lines := bytes.Count(doc, []byte("\n"))
+		for k, off := 0, 0; k < lines; k++ {
+			nl := bytes.IndexByte(doc[off:], '\n')
+			if !blankLine(doc[off : off+nl]) {
+				if k > 0 {
+					y.at = Position{y.start.Line + k, 1}
+				}
+				y.empty = false
+				break
+			}
+			off += nl + 1
+		}
+		lc.advance(lines)
+		if l := lc.current(); lc.off < len(text) && isSeparator(l) && validSeparator(l) {
+			// The "---" line that ended the document.
+			if marker != "" && bytes.Contains(l, []byte(marker)) {
+				if c, ok := separatorComment(l, lc.line, marker); ok {
+					y.next = append(y.next, c)
+				}
+			}
+			lc.advance(1)
+		}
+		if !fn(y) {
+			return lc
+		}
+	}
+}
+
+// yamlDocument converts one YAML document, as the reader cut it, and hands it over when
+// kubectl would read it.
+func (s *scanner) yamlDocument(y yamlDoc) {
+	text := y.text
+	d := &Document{Position: y.at, start: y.start, text: text}
+	if y.empty {
+		// Blank lines, comments and "---" lines alone: null, which kubectl skips, without
+		// converting what may be megabytes of them.
+		s.skipped(d)
+		return
+	}
 	nodes := nodeBound(text)
 	if long := s.opts.LongList; long > 0 && len(text) > long && s.longList(d, long) {
 		s.emit(d)
@@ -307,21 +388,16 @@ func (s *scanner) refusal(d *Document, err error) *Problem {
 	case strings.Contains(msg, "excessive aliasing") || strings.Contains(msg, "exceeded max depth"):
 		kind = Limit
 	}
+	at, msg := 1, msg
+	if s.refusals++; s.refusals <= maxLocated {
+		at, msg = d.explain(msg, kind)
+	}
 	if line == 0 {
-		line = d.problemLine(msg, kind == Unsendable)
+		line = at
 	}
-	return &Problem{Position: Position{d.Line + max(line, 1) - 1, 1}, Kind: kind, Message: explain(msg)}
-}
-
-// explain adds to a message of the YAML reader what it means for the user.
-func explain(msg string) string {
-	switch {
-	case strings.HasPrefix(msg, "unknown anchor"):
-		return msg + ": an alias (*NAME) must come after its anchor (&NAME) in the same document"
-	case strings.HasPrefix(msg, "json: unsupported value"):
-		return "a value kubectl cannot send (" + strings.TrimPrefix(msg, "json: unsupported value: ") + " has no JSON form), so it refuses the document"
-	}
-	return msg
+	// The reader may name the line after the last, where the document ends.
+	line = min(max(line, 1), d.lineCount())
+	return &Problem{Position: Position{d.textAt().Line + line - 1, 1}, Kind: kind, Message: msg}
 }
 
 // skipped handles a document kubectl skips, null or empty: its comments apply to the next.
@@ -404,7 +480,7 @@ func (s *scanner) jsonStream() {
 			s.problem(Problem{Position: y.at, Kind: Syntax, Message: "invalid document separator: after ---, only a comment may follow on its line (kubectl reads no further)"})
 			continue
 		}
-		d := &Document{Position: y.at, text: y.text}
+		d := &Document{Position: y.at, start: y.start, text: y.text}
 		switch {
 		case err != nil:
 			// The decoder's error is the JSON one; the YAML's is the document's.
@@ -494,7 +570,7 @@ func (s *scanner) jsonProblem(err error, end int) {
 			msg = msg[i+2+j+2:]
 		}
 	}
-	s.problem(Problem{Position: s.lines.position(at), Kind: Syntax, Message: "JSON: " + msg + " (kubectl reads no further)"})
+	s.problem(Problem{Position: s.lines.position(at), Kind: Syntax, Message: "JSON syntax error: " + msg + " (kubectl reads no further)"})
 }
 
 // yamlStart is where apimachinery's YAMLOrJSONDecoder goes on as YAML after a JSON value
@@ -520,33 +596,32 @@ func yamlStart(text []byte, end int) (int, bool) {
 	}
 }
 
-// yamlDoc is a document of a YAML stream as the reader cut it, or the invalid separator it
-// stopped at.
-type yamlDoc struct {
-	text []byte
-	at   Position
-	err  error
+// blankLine reports a line that makes no node: empty, or blanks, a comment or a "---" line
+// (what follows "---" on its line is a comment: validSeparator). It is conservative: a
+// line with a tab before its first character, or a line break other than its last (a
+// lone carriage return, or one of Unicode's, which YAML takes for line breaks), or any
+// byte outside printable ASCII (a control character, which the reader refuses even in a
+// comment), is not blank.
+func blankLine(l []byte) bool {
+	l = bytes.TrimSuffix(l, []byte("\r"))
+	for _, c := range l {
+		if c >= 0x7f || c < 0x20 && c != '\t' {
+			return false // outside printable ASCII: a line break, or what the reader refuses
+		}
+	}
+	if isSeparator(l) {
+		// A document marker to YAML too only when a blank follows (---# is a scalar).
+		return validSeparator(l) && (len(l) == 3 || l[3] == ' ' || l[3] == '\t')
+	}
+	l = bytes.TrimLeft(l, " ")
+	return len(l) == 0 || l[0] == '#'
 }
 
 // cutYAML cuts the text from offset from into YAML documents as kubectl's YAML reader does.
 func cutYAML(text []byte, from int) []yamlDoc {
 	var out []yamlDoc
-	lc := lineCursor{text: text, line: 1}
-	lc.moveTo(from)
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(text[from:])))
-	for {
-		doc, err := r.Read()
-		if err == io.EOF {
-			return out
-		}
-		start := lc.skipSeparators(nil)
-		if err != nil {
-			out = append(out, yamlDoc{at: Position{lc.badSeparator(), 1}, err: err})
-			continue
-		}
-		lc.advance(bytes.Count(doc, []byte("\n")))
-		out = append(out, yamlDoc{text: doc, at: start})
-	}
+	eachYAML(text, from, "", func(y yamlDoc) bool { out = append(out, y); return true })
+	return out
 }
 
 // jsonStreamOnly reports text that is a stream of JSON values alone.

@@ -34,13 +34,13 @@ func TestScan(t *testing.T) {
 		{name: "the line of the reader's message", data: "x: 1\n---\na:\n  - 1\n - 2\n",
 			docs: []doc{{at: Position{1, 1}, value: `{"x":1}`}, {at: Position{3, 1}, problem: "did not find expected key", line: 4}}},
 		{name: "an unknown anchor, where it is used", data: "a: 1\nb: *x\n", docs: []doc{{at: Position{1, 1}, problem: "unknown anchor 'x' referenced: an alias", line: 2}}},
-		{name: "a value kubectl cannot send", data: "a: 1\nb:\n  c: .inf\n", docs: []doc{{at: Position{1, 1}, problem: "+Inf has no JSON form", line: 3}}},
+		{name: "a value kubectl cannot send", data: "a: 1\nb:\n  c: .inf\n", docs: []doc{{at: Position{1, 1}, problem: ".inf has no JSON form", line: 3}}},
 		{name: "a JSON stream", data: `{"a": 1} {"b": [2]}` + "\n" + `  {"c": "\u00e9"}`,
 			docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}, {at: Position{1, 10}, value: `{"b":[2]}`}, {at: Position{2, 3}, value: `{"c":"é"}`}}},
 		{name: "JSON, then YAML", data: "{\"a\": 1}\nb: 2\n---\nc: 3\n",
 			docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}, {at: Position{2, 1}, value: `{"b":2}`}, {at: Position{4, 1}, value: `{"c":3}`}}},
 		{name: "two JSON values, then what is not JSON", data: "{\"a\": 1}{\"b\": 2}\nc: 3\n",
-			docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}, {at: Position{1, 9}, value: `{"b":2}`}}, problems: []string{"JSON: invalid character 'c'"}},
+			docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}, {at: Position{1, 9}, value: `{"b":2}`}}, problems: []string{"JSON syntax error: invalid character 'c'"}},
 		{name: "a { behind 4,096 blanks is YAML", data: strings.Repeat(" ", 4096) + "{\"a\": 1}\n", docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}}},
 		{name: "UTF-16 with its mark", data: "\xff\xfea\x00:\x00 \x001\x00\n\x00", docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}}},
 		{name: "a UTF-8 mark", data: "\xef\xbb\xbfa: 1\n", docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}}},
@@ -48,7 +48,7 @@ func TestScan(t *testing.T) {
 		{name: "UTF-32", data: "\xff\xfe\x00\x00a\x00\x00\x00", problems: []string{"UTF-32 (little-endian"}},
 		{name: "UTF-16 without its mark", data: "a\x00:\x00 \x001\x00", problems: []string{"UTF-16 (little-endian) without a byte order mark"}},
 		{name: "the last line kubectl loses", data: "a: 1\n---\nb: " + strings.Repeat("x", 4093), lost: 3,
-			docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}}, problems: []string{"kubectl loses this line"}},
+			docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}}, problems: []string{"kubectl ignores this line"}},
 		{name: "read plainly, nothing is lost", data: "a: 1\n---\nb: " + strings.Repeat("x", 4093), reader: Plain,
 			docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}, {at: Position{3, 1}, value: `{"b":"` + strings.Repeat("x", 4093) + `"}`}}},
 		{name: "a null document is skipped", data: "~\n---\na: 1\n", docs: []doc{{at: Position{3, 1}, value: `{"a":1}`}}},
@@ -165,5 +165,26 @@ func TestComments(t *testing.T) {
 	}
 	if len(f.Comments) != 1 || f.Comments[0].Text != " R8" || f.Comments[0].From != 14 {
 		t.Errorf("the file's comments %+v, want R8 on line 14", f.Comments)
+	}
+}
+
+// The reader keeps the "---" lines a document begins with in its text (it ends a document
+// at a "---" line only when it holds a line): positions still count from the file's start,
+// and a comment on such a line is the document's.
+func TestLeadingSeparators(t *testing.T) {
+	data := "--- # instancetype:ignore R1\n---\na: 1\nb: 2\n---\nc: 3\n"
+	var docs []*Document
+	Scan([]byte(data), Options{Marker: "instancetype:ignore"}, func(d *Document) bool { docs = append(docs, d); return true })
+	if len(docs) != 2 || docs[0].Line != 3 || docs[1].Line != 6 {
+		t.Fatalf("documents at %v", docs)
+	}
+	if got := docs[0].PositionOf("b"); got != (Position{4, 1}) {
+		t.Errorf("PositionOf(b) = %v, want 4:1", got)
+	}
+	if got := docs[1].PositionOf("c"); got != (Position{6, 1}) {
+		t.Errorf("PositionOf(c) = %v, want 6:1", got)
+	}
+	if c := docs[0].Comments; len(c) != 1 || c[0].Scope != ScopeDocument || c[0].Line != 1 || c[0].From != 3 || c[0].To != 4 {
+		t.Errorf("comments %+v, want R1 of the document, lines 3 to 4", c)
 	}
 }

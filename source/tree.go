@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -48,13 +49,86 @@ func parse(text []byte, at Position) *tree {
 // parsed returns the tree of the document's text, parsing it on the first call.
 func (d *Document) parsed() *tree {
 	d.treeOnce.Do(func() {
-		if nodeBound(d.text) > maxNodes {
-			d.tree = &tree{at: d.Position, errLine: 1}
-			return
+		switch {
+		case nodeBound(d.text) > maxNodes:
+			d.tree = &tree{at: d.textAt(), errLine: 1}
+		case d.JSON:
+			d.tree = parseJSON(d.text, d.textAt())
+		default:
+			d.tree = parse(d.text, d.textAt())
 		}
-		d.tree = parse(d.text, d.Position)
 	})
 	return d.tree
+}
+
+// parseJSON makes the tree of a JSON value, text, which starts at at in its file, with
+// encoding/json's decoder: its nodes are yaml.v3's, for the questions of positions, and
+// every key is kept, a key set twice too. JSON's escapes (a surrogate pair, \/) are read
+// as encoding/json reads them, which yaml.v3's parser does not always do.
+func parseJSON(text []byte, at Position) *tree {
+	t := &tree{at: at, errLine: 1}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	lc := lineCursor{text: text, line: 1}
+	var node func(depth int) (*yaml.Node, bool)
+	next := func() (json.Token, Position, bool) {
+		off := int(dec.InputOffset())
+		for off < len(text) && strings.IndexByte(" \t\r\n,:", text[off]) >= 0 {
+			off++
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, Position{}, false
+		}
+		return tok, lc.position(off), true
+	}
+	node = func(depth int) (*yaml.Node, bool) {
+		tok, pos, ok := next()
+		if !ok || depth > 10000 {
+			return nil, false
+		}
+		n := &yaml.Node{Line: pos.Line, Column: pos.Column}
+		switch tok := tok.(type) {
+		case json.Delim:
+			n.Kind, n.Style = yaml.MappingNode, yaml.FlowStyle
+			if tok == '[' {
+				n.Kind = yaml.SequenceNode
+			}
+			for dec.More() {
+				if n.Kind == yaml.MappingNode {
+					k, ok := node(depth + 1)
+					if !ok {
+						return nil, false
+					}
+					n.Content = append(n.Content, k)
+				}
+				v, ok := node(depth + 1)
+				if !ok {
+					return nil, false
+				}
+				n.Content = append(n.Content, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, false
+			}
+		case string:
+			n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, "!!str", tok, yaml.DoubleQuotedStyle
+		case json.Number:
+			n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!float", string(tok)
+			if !strings.ContainsAny(string(tok), ".eE") {
+				n.Tag = "!!int"
+			}
+		case bool:
+			n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!bool", strconv.FormatBool(tok)
+		case nil:
+			n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!null", "null"
+		}
+		return n, true
+	}
+	if root, ok := node(0); ok {
+		t.root = root
+	}
+	return t
 }
 
 // pos is the position in the file of node n of the tree.

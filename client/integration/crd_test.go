@@ -10,8 +10,9 @@ import (
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/amlarc-go/instancetypes/decode"
 	"github.com/amlarc-go/instancetypes/examples"
-	"github.com/amlarc-go/instancetypes/manifest"
+	"github.com/amlarc-go/instancetypes/source"
 )
 
 // TestCRDInstalled: the API server took the generated CRD (its own validation, CEL
@@ -51,25 +52,29 @@ func instanceTypeDocs(t *testing.T, fsys fs.FS) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !manifest.IsManifestName(p) {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml") && !strings.HasSuffix(p, ".json") {
 			return err
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		f := manifest.Parse(p, data)
-		for _, d := range f.Documents {
-			for _, item := range d.InstanceTypes {
+		source.Scan(data, source.Options{}, func(d *source.Document) bool {
+			kind, _, _, ok := decode.Recognise(d.Value)
+			if !ok || kind == "" {
+				return true
+			}
+			for _, item := range decode.Document(d, kind).InstanceTypes {
 				it := item.Object.DeepCopy()
 				it.APIVersion, it.Kind = "amlarc.azureml.com/v1alpha1", "InstanceType"
 				raw, err := json.Marshal(it)
 				if err != nil {
 					t.Fatal(err)
 				}
-				out[f.Name+":"+it.Name] = raw
+				out[p+":"+it.Name] = raw
 			}
-		}
+			return true
+		})
 		return nil
 	})
 	if err != nil {

@@ -10,9 +10,10 @@ import (
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/amlarc-go/instancetypes/client/webhook"
+	"github.com/amlarc-go/instancetypes/decode"
 	"github.com/amlarc-go/instancetypes/internal/cputime"
-	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/source"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -50,14 +51,16 @@ func reviewKeys(t testing.TB, op admissionv1.Operation, n int) func() {
 }
 
 // libraryKeys is the library's part of a review of manyKeysRequest(CREATE, n): decoding
-// the object (manifest.Parse), validating it (validate.InstanceType) and placing the
-// findings (Document.Locate), as the handler calls them.
+// the object (source.Scan, decode.Document), validating it (validate.InstanceType) and
+// leaving out what decoding refused (decode.WithoutRestated), as the handler calls them.
 func libraryKeys(t testing.TB, n int) func() {
 	raw := manyKeysRequest(t, admissionv1.Create, n).Object.Raw
 	return func() {
-		d := manifest.Parse("object", raw).Documents[0]
-		errs := append(d.Errors[:len(d.Errors):len(d.Errors)], validate.InstanceType(d.InstanceTypes[0].Object, nil, resolve.Options{})...)
-		if got := len(d.Locate(errs)); got != n {
+		var r *decode.Result
+		source.Scan(raw, source.Options{}, func(d *source.Document) bool { r = decode.Document(d, decode.KindInstanceType); return false })
+		it := r.InstanceTypes[0]
+		errs := append(it.Errors[:len(it.Errors):len(it.Errors)], decode.WithoutRestated(it.Errors, validate.InstanceType(it.Object, nil, resolve.Options{}), nil)...)
+		if got := len(errs); got != n {
 			t.Fatalf("%d findings of %d invalid keys", got, n)
 		}
 	}

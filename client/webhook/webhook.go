@@ -5,7 +5,7 @@
 // # What is checked
 //
 // For a CREATE or UPDATE of an amlarc.azureml.com InstanceType, the handler decodes the
-// object strictly, as package manifest decodes a file (an unknown field, a duplicate key
+// object strictly, as the command decodes a file (packages source and decode) (an unknown field, a duplicate key
 // or a value of the wrong type is a finding at its path), validates it with
 // validate.InstanceType (its metadata included), and answers allowed, or denied with a
 // Status of the shape apierrors.NewInvalid builds: reason Invalid, code 422, details
@@ -105,10 +105,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 
+	"github.com/amlarc-go/instancetypes/decode"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
-	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/resolve"
+	"github.com/amlarc-go/instancetypes/source"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -320,7 +321,7 @@ func (h *Handler) review(ctx context.Context, req *admissionv1.AdmissionRequest,
 	if bad != nil {
 		return deny(res, bad)
 	}
-	it := d.InstanceTypes[0].Object
+	it := d.it
 	if it.Name != "" {
 		res.Name = clip.String(it.Name)
 	}
@@ -350,35 +351,51 @@ func (h *Handler) review(ctx context.Context, req *admissionv1.AdmissionRequest,
 	return allow(res, warn)
 }
 
-// findings returns the findings about the one instance type of d: those of decoding it,
-// then validate.InstanceType's, less those at or below a value decoding refused (a value
-// of the wrong type, which decoding has reported): manifest.Document.Locate, which the
-// command's lint uses too, keeps the same ones.
-func findings(d *manifest.Document, opts resolve.Options) field.ErrorList {
-	located := d.Locate(append(d.Errors[:len(d.Errors):len(d.Errors)], validate.InstanceType(d.InstanceTypes[0].Object, nil, opts)...))
-	errs := make(field.ErrorList, len(located))
-	for i, f := range located {
-		errs[i] = f.Err
-	}
-	return errs
+// decoded is the one instance type of a request's object, decoded, with the findings of
+// decoding it.
+type decoded struct {
+	it   *instancetype.InstanceType
+	errs field.ErrorList
 }
 
-// decodeObject decodes the InstanceType of a request strictly, with package manifest. It
-// returns the document (its one instance type and the findings of decoding it), or, for
-// something that is no InstanceType at all (no object, a syntax error, another kind), a
-// Bad Request naming what (object or oldObject).
-func decodeObject(raw []byte, what string) (*manifest.Document, *apierrors.StatusError) {
+// findings returns the findings about the one instance type of d: those of decoding it,
+// then validate.InstanceType's, less those at or below a value decoding refused (a value
+// of the wrong type, which decoding has reported): decode.WithoutRestated, which the
+// command's lint uses too, keeps the same ones.
+func findings(d decoded, opts resolve.Options) field.ErrorList {
+	return append(d.errs[:len(d.errs):len(d.errs)], decode.WithoutRestated(d.errs, validate.InstanceType(d.it, nil, opts), nil)...)
+}
+
+// decodeObject decodes the InstanceType of a request strictly, as the command reads a file
+// (package source, then package decode). It returns the instance type and the findings of
+// decoding it, or, for something that is no InstanceType at all (no object, a syntax
+// error, another kind), a Bad Request naming what (object or oldObject).
+func decodeObject(raw []byte, what string) (decoded, *apierrors.StatusError) {
 	if len(raw) == 0 {
-		return nil, apierrors.NewBadRequest("the admission request has no " + what)
+		return decoded{}, apierrors.NewBadRequest("the admission request has no " + what)
 	}
-	f := manifest.Parse(what, raw)
-	if len(f.Errors) > 0 {
-		return nil, apierrors.NewBadRequest("decoding the " + what + ": " + cut(f.Errors[0].Message(), maxCauseBytes))
+	var docs []*source.Document
+	f := source.Scan(raw, source.Options{}, func(d *source.Document) bool { docs = append(docs, d); return len(docs) < 2 })
+	switch {
+	case len(f.Problems) > 0:
+		return decoded{}, apierrors.NewBadRequest("decoding the " + what + ": " + cut(f.Problems[0].Message, maxCauseBytes))
+	case len(docs) == 1 && docs[0].Problem != nil:
+		return decoded{}, apierrors.NewBadRequest("decoding the " + what + ": " + cut(docs[0].Problem.Message, maxCauseBytes))
 	}
-	if len(f.Documents) != 1 || f.Documents[0].Kind != manifest.KindInstanceType || len(f.Documents[0].InstanceTypes) != 1 {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("the %s is not an %s %s", what, instancetype.APIVersion, instancetype.Kind))
+	if len(docs) != 1 {
+		return decoded{}, notInstanceType(what)
 	}
-	return f.Documents[0], nil
+	kind, _, problem, _ := decode.Recognise(docs[0].Value)
+	if problem != nil || kind != decode.KindInstanceType {
+		return decoded{}, notInstanceType(what)
+	}
+	r := decode.Document(docs[0], kind)
+	return decoded{it: r.InstanceTypes[0].Object, errs: r.InstanceTypes[0].Errors}, nil
+}
+
+// notInstanceType is the Bad Request of an object that is no InstanceType.
+func notInstanceType(what string) *apierrors.StatusError {
+	return apierrors.NewBadRequest(fmt.Sprintf("the %s is not an %s %s", what, instancetype.APIVersion, instancetype.Kind))
 }
 
 // The stages between which a review checks its context.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/amlarc-go/instancetypes/lint"
-	"github.com/amlarc-go/instancetypes/manifest"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 func TestGitHubEscaping(t *testing.T) {
@@ -30,9 +30,8 @@ func TestGitHubEscaping(t *testing.T) {
 
 // finding is a finding of rule R2 in file at line 3, column 5.
 func finding(file, detail string) lint.Finding {
-	f := manifest.FileProblem(file, 3, manifest.SyntaxError, detail)
-	f.Column = 5
-	return f
+	return lint.Finding{File: file, Position: lint.Position{Line: 3, Column: 5}, Type: lint.SyntaxError,
+		Err: &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: detail, Origin: "syntax"}}
 }
 
 func TestSARIFLocations(t *testing.T) {

@@ -11,11 +11,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/amlarc-go/instancetypes/azureml"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/lint"
-	"github.com/amlarc-go/instancetypes/manifest"
 	"github.com/amlarc-go/instancetypes/workload"
 )
 
@@ -342,7 +342,7 @@ func (w writer) placementTable(r *lint.Report) error {
 	for _, p := range r.Placements {
 		kind := "deployment"
 		switch {
-		case p.DocumentKind == manifest.KindBatchDeployment:
+		case p.DocumentKind == azureml.KindBatchDeployment:
 			kind = "batch"
 		case p.Kind == workload.ComputeJob:
 			kind = "job"

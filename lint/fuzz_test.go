@@ -1,0 +1,75 @@
+package lint_test
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/amlarc-go/instancetypes/examples"
+	"github.com/amlarc-go/instancetypes/lint"
+)
+
+// FuzzLint: whatever a file holds, a run over it returns at once, without a panic, the same
+// report every time, findings in file order, each at a line of the file with a rule id
+// that exists and a message; a document that cannot be read, or that kubectl refuses, has
+// a finding. Seeded with the manifests of examples/ and the kept corpus
+// (testdata/fuzz/FuzzLint: what the reader of earlier versions once got wrong).
+func FuzzLint(f *testing.F) {
+	for _, fsys := range []fs.FS{examples.Manifests, examples.Broken} {
+		_ = fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				data, _ := fs.ReadFile(fsys, p)
+				f.Add(data)
+			}
+			return nil
+		})
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		run := func() *lint.Report {
+			r, err := lint.Run([]lint.Input{lint.Bytes("f.yaml", data)}, lint.Options{MaxFindings: -1})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			return r
+		}
+		r := run()
+		lines := bytes.Count(data, []byte("\n")) + 1
+		for _, x := range r.Findings {
+			if x.Line < 1 || x.Line > lines || x.Column < 1 {
+				t.Errorf("finding at %d:%d of a file of %d lines: %s", x.Line, x.Column, lines, x)
+			}
+			if _, ok := lint.LookupRule(x.Rule()); !ok {
+				t.Errorf("finding of rule %q, which does not exist: %s", x.Rule(), x)
+			}
+			if x.Message() == "" {
+				t.Errorf("finding without a message: %+v", x)
+			}
+		}
+		if !slices.IsSortedFunc(r.Findings, func(a, b lint.Finding) int {
+			if a.Line != b.Line {
+				return a.Line - b.Line
+			}
+			return a.Column - b.Column
+		}) {
+			t.Errorf("findings not in file order:\n%s", render(r))
+		}
+		if a, b := render(r), render(run()); a != b {
+			t.Fatalf("not the same report twice:\n%s\n---\n%s", a, b)
+		}
+	})
+}
+
+func render(r *lint.Report) string {
+	var b strings.Builder
+	for _, x := range r.Findings {
+		fmt.Fprintln(&b, x.String(), x.Rule())
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintln(&b, s.File, s.Line, s.Reason)
+	}
+	fmt.Fprintln(&b, r.Files, r.Documents, r.Workloads)
+	return b.String()
+}
