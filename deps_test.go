@@ -15,9 +15,11 @@ import (
 // controller-runtime or k8s.io/api, and the arrows between this module's packages point
 // down only:
 //
-//	cmd/instancetype, internal/cli
+//	cmd/instancetype, cmd/instancetype/cli
 //	lint
-//	manifest
+//	azureml
+//	decode
+//	source
 //	resolve, validate, fit
 //	workload, cluster
 //	instancetype, selector
@@ -25,12 +27,14 @@ import (
 //
 // quantity and selector know nothing of the others; workload and cluster (plain data
 // types) know nothing of the packages that use them; fit (the check of placements against
-// nodes) knows neither resolve nor validate, so that the command wires them together.
+// nodes) knows neither resolve nor validate, so that the command wires them together;
+// source (reading files as kubectl reads them) knows none of this module's packages, and
+// the decoders none of the checks.
 
 const module = "github.com/amlarc-go/instancetypes"
 
 // corePackages are the packages below the command, relative to the module.
-var corePackages = []string{"instancetype", "quantity", "selector", "workload", "cluster", "validate", "resolve", "manifest", "fit", "lint"}
+var corePackages = []string{"instancetype", "quantity", "selector", "workload", "cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint"}
 
 // forbiddenModules are modules no core package may depend on, in its code or in its tests.
 var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runtime", "k8s.io/api"}
@@ -39,16 +43,18 @@ var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runt
 // depend on, directly or through another package. Only the package's own code counts: an
 // external test package (package validate_test) may import anything.
 var mustNotDependOn = map[string][]string{
-	"quantity":     {"instancetype", "selector", "workload", "cluster", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"selector":     {"instancetype", "quantity", "workload", "cluster", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"instancetype": {"workload", "cluster", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"workload":     {"cluster", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"cluster":      {"workload", "validate", "resolve", "fit", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"resolve":      {"validate", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"validate":     {"manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
-	"manifest":     {"lint", "internal/cli", "cmd/instancetype", "examples"},
-	"lint":         {"internal/cli", "cmd/instancetype", "examples"},
-	"fit":          {"validate", "resolve", "manifest", "lint", "internal/cli", "cmd/instancetype", "examples"},
+	"quantity":     {"instancetype", "selector", "workload", "cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"selector":     {"instancetype", "quantity", "workload", "cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"instancetype": {"workload", "cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"workload":     {"cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"cluster":      {"workload", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"resolve":      {"validate", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"validate":     {"source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"fit":          {"validate", "resolve", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"source":       {"quantity", "selector", "instancetype", "workload", "cluster", "validate", "resolve", "fit", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"decode":       {"validate", "resolve", "fit", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"azureml":      {"validate", "resolve", "fit", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"lint":         {"cmd/instancetype", "cmd/instancetype/cli", "examples"},
 }
 
 // listed is what one go list -test of the core packages says of them: for each, the import

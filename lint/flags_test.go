@@ -41,7 +41,7 @@ func TestAdvisedFlagsExist(t *testing.T) {
 		return out
 	}
 	// The command's flags: the names given to its flag set, and those it matches itself.
-	cmd := literals("../internal/cli/*.go")
+	cmd := literals("../cmd/instancetype/cli/*.go")
 	if len(cmd["nodes"]) == 0 || len(cmd["catalog"]) == 0 {
 		t.Fatal(`no "nodes" or "catalog" among the command's strings: its flags are declared elsewhere`)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/amlarc-go/instancetypes/internal/cli"
+	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 )
 
 // onPath returns a PATH on which instancetype is this test binary (the command, as

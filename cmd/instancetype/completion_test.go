@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlarc-go/instancetypes/internal/cli"
+	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 )
 
 // script writes the completion script of shell to a file and returns its path.

@@ -3,7 +3,7 @@
 package main
 
 import (
-	"github.com/amlarc-go/instancetypes/internal/cli"
+	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 
 	"bytes"
 	"context"

@@ -50,7 +50,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/amlarc-go/instancetypes/internal/cli"
+	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/amlarc-go/instancetypes/examples"
-	"github.com/amlarc-go/instancetypes/internal/cli"
+	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 	"github.com/amlarc-go/instancetypes/lint"
 )
 

@@ -35,7 +35,7 @@ package main
 import (
 	"os"
 
-	"github.com/amlarc-go/instancetypes/internal/cli"
+	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 )
 
 func main() {

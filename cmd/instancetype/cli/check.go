@@ -25,15 +25,9 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		fmt.Fprintf(e.Stderr, "%s %s: no PATH given (use - for standard input)\nRun '%s help %s' for usage.\n", name, cmd, name, cmd)
 		return ExitUsage
 	}
-	cfg, err := loadConfig(o)
-	if err != nil {
+	if err := loadConfig(&o); err != nil {
 		fmt.Fprintf(e.Stderr, "%s %s: config file: %s\n", name, cmd, userText(describe(err)))
 		return ExitUsage
-	}
-	o = withConfig(o, cfg)
-	var cfgFindings []lint.Finding
-	if cfg != nil {
-		cfgFindings = cfg.Findings
 	}
 	var extra Inputs
 	if p.Inputs != nil {
@@ -46,19 +40,13 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		}
 	}
 	stdin := stdinOnce(e)
-	r, err := lint.Run(append(inputs(o.paths, stdin), extra.Paths...), lint.Options{
-		NodeSelector:   o.nodeSelector,
-		StrictSubset:   o.strictSubset,
-		Catalog:        append(extra.Catalog, inputs(o.catalog, stdin)...),
-		Nodes:          append(extra.Nodes, inputs(o.nodes, stdin)...),
-		Computes:       inputs(o.computes, stdin),
-		Tolerations:    o.tolerations,
-		Exclude:        o.exclude,
-		ExcludeDir:     o.excludeDir,
-		NoPlacements:   cmd != "resolve",
-		Ignore:         o.ignore,
-		ConfigFindings: cfgFindings,
-	})
+	in := inputs(o.paths, stdin) // first: standard input is the PATHs' when both name it
+	opts := o.Options
+	opts.Catalog = append(extra.Catalog, append(opts.Catalog, inputs(o.catalog, stdin)...)...)
+	opts.Nodes = append(extra.Nodes, append(opts.Nodes, inputs(o.nodes, stdin)...)...)
+	opts.Computes = append(opts.Computes, inputs(o.computes, stdin)...)
+	opts.NoPlacements = cmd != "resolve"
+	r, err := lint.Run(append(in, extra.Paths...), opts)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, userText(describe(err)))
 		return ExitUsage

@@ -1,4 +1,4 @@
-package lint_test
+package cli
 
 import (
 	"os"
@@ -19,7 +19,7 @@ func TestParseConfig(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, f), []byte("a: 1\n"), 0o644)
 	}
 	path := filepath.Join(dir, lint.ConfigName)
-	c := lint.ParseConfig(path, []byte(`# the settings of CI
+	c, set := ParseConfig(path, []byte(`# the settings of CI
 catalog: [cluster/instancetypes.yaml, other.yaml]
 nodes: cluster/nodes.yaml
 nodeSelector: {pool: ml, zone: a}
@@ -31,31 +31,34 @@ ignore:
 computes: cluster/computes.json
 tolerations: [sku=gpu:NoSchedule, dedicated]
 `))
-	if len(c.Findings) != 0 {
-		t.Fatalf("findings: %q", renderAll(c.Findings))
+	if len(c.ConfigFindings) != 0 {
+		t.Fatalf("findings: %q", renderAll(c.ConfigFindings))
 	}
-	want := &lint.Config{
-		File:         path,
-		Dir:          dir,
-		Catalog:      []string{filepath.Join(dir, "cluster/instancetypes.yaml"), filepath.Join(dir, "other.yaml")},
-		Nodes:        []string{filepath.Join(dir, "cluster/nodes.yaml")},
+	want := lint.Options{
+		Catalog:      []lint.Input{lint.Path(filepath.Join(dir, "cluster/instancetypes.yaml")), lint.Path(filepath.Join(dir, "other.yaml"))},
+		Nodes:        []lint.Input{lint.Path(filepath.Join(dir, "cluster/nodes.yaml"))},
 		NodeSelector: map[string]string{"pool": "ml", "zone": "a"},
-		StrictSubset: true, StrictSubsetSet: true,
-		Exclude: []string{"templates", "charts/*"},
+		StrictSubset: true,
+		Exclude:      []string{"templates", "charts/*"},
+		ExcludeDir:   dir,
 		Ignore: []lint.Ignore{{Rule: "R10", Source: path + ":8"},
 			{Rule: "R9", Glob: "legacy/*", Dir: dir, Source: path + ":9"}},
-		Computes: []string{filepath.Join(dir, "cluster/computes.json")},
+		Computes: []lint.Input{lint.Path(filepath.Join(dir, "cluster/computes.json"))},
 		Tolerations: []cluster.Toleration{
 			{Key: "sku", Value: "gpu", Effect: "NoSchedule"},
 			{Key: "dedicated", Exists: true}},
 	}
 	if !reflect.DeepEqual(c, want) {
-		t.Errorf("ParseConfig =\n%+v\nwant\n%+v", c, want)
+		t.Errorf("parseConfig =\n%+v\nwant\n%+v", c, want)
+	}
+	if want := map[string]bool{"catalog": true, "nodes": true, "computes": true, "tolerate": true, "node-selector": true,
+		"strict-subset": true, "exclude": true, "ignore": true}; !reflect.DeepEqual(set, want) {
+		t.Errorf("settings given: %v", set)
 	}
 
-	empty := lint.ParseConfig(path, []byte("# nothing set\n"))
-	if !reflect.DeepEqual(empty, &lint.Config{File: path, Dir: dir}) {
-		t.Errorf("empty config: %+v", empty)
+	empty, set := ParseConfig(path, []byte("# nothing set\n"))
+	if !reflect.DeepEqual(empty, lint.Options{}) || len(set) != 0 {
+		t.Errorf("empty config: %+v, %v", empty, set)
 	}
 }
 
@@ -65,7 +68,7 @@ func TestConfigFindings(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte("a: 1\n"), 0o644)
 	path := filepath.Join(dir, lint.ConfigName)
-	c := lint.ParseConfig(path, []byte(`catalog: [ok.yaml, missing.yaml]
+	c, _ := ParseConfig(path, []byte(`catalog: [ok.yaml, missing.yaml]
 nodes: {a: b}
 nodeSelector: {pool: "bad value!", zone: a}
 strictSubset: maybe
@@ -75,7 +78,7 @@ colour: red
 tolerations: ["bad key!"]
 `))
 	got := []string{}
-	for _, f := range c.Findings {
+	for _, f := range c.ConfigFindings {
 		got = append(got, f.Rule()+" "+strings.TrimPrefix(f.String(), path))
 	}
 	want := []string{
@@ -97,17 +100,17 @@ tolerations: ["bad key!"]
 			t.Errorf("finding %d:\n%s\nwant it to start\n%s", i, got[i], want[i])
 		}
 	}
-	if !slices.Equal(c.Catalog, []string{filepath.Join(dir, "ok.yaml")}) || !reflect.DeepEqual(c.NodeSelector, map[string]string{"zone": "a"}) ||
-		!slices.Equal(c.Exclude, []string{"ok"}) || len(c.Ignore) != 1 || c.Ignore[0].Rule != "R8" || c.StrictSubsetSet || c.Tolerations != nil {
+	if !reflect.DeepEqual(c.Catalog, []lint.Input{lint.Path(filepath.Join(dir, "ok.yaml"))}) || !reflect.DeepEqual(c.NodeSelector, map[string]string{"zone": "a"}) ||
+		!slices.Equal(c.Exclude, []string{"ok"}) || len(c.Ignore) != 1 || c.Ignore[0].Rule != "R8" || c.StrictSubset || c.Tolerations != nil {
 		t.Errorf("settings kept: %+v", c)
 	}
 
 	for _, data := range []string{"a: [1\n", "- a list\n", "a: 1\n---\nb: 2\n", "ignore: [R8]\nignore: [R9]\n"} {
-		c := lint.ParseConfig(path, []byte(data))
-		if len(c.Findings) == 0 {
+		c, _ := ParseConfig(path, []byte(data))
+		if len(c.ConfigFindings) == 0 {
 			t.Errorf("ParseConfig(%q): no finding", data)
 		}
-		for _, f := range c.Findings {
+		for _, f := range c.ConfigFindings {
 			if _, ok := lint.LookupRule(f.Rule()); !ok || f.File != path || f.Line < 1 {
 				t.Errorf("ParseConfig(%q): finding %s of rule %q", data, f, f.Rule())
 			}
@@ -129,15 +132,15 @@ func TestConfigPatternsFromASubdirectory(t *testing.T) {
 	check := func(dir, input string) (*lint.Report, lint.Options) {
 		t.Helper()
 		t.Chdir(dir)
-		path, err := lint.FindConfig(".")
+		path, err := FindConfig(".")
 		if err != nil || path == "" {
 			t.Fatalf("FindConfig in %s = %q, %v", dir, path, err)
 		}
-		c, err := lint.ReadConfig(path)
-		if err != nil || len(c.Findings) > 0 {
+		c, _, err := ReadConfig(path)
+		if err != nil || len(c.ConfigFindings) > 0 {
 			t.Fatalf("ReadConfig(%s) = %v, %v", path, c, err)
 		}
-		opts := lint.Options{Exclude: c.Exclude, ExcludeDir: c.Dir, Ignore: c.Ignore}
+		opts := lint.Options{Exclude: c.Exclude, ExcludeDir: c.ExcludeDir, Ignore: c.Ignore}
 		r, err := lint.Run([]lint.Input{lint.Path(input)}, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -175,19 +178,19 @@ func TestFindConfig(t *testing.T) {
 	os.Mkdir(filepath.Join(repo, ".git"), 0o755)
 	// Above the repository's root: not found from inside it.
 	os.WriteFile(filepath.Join(root, lint.ConfigName), []byte("{}\n"), 0o644)
-	if got, err := lint.FindConfig(deep); got != "" || err != nil {
+	if got, err := FindConfig(deep); got != "" || err != nil {
 		t.Errorf("FindConfig above the repository = %q, %v; want none", got, err)
 	}
 	os.WriteFile(filepath.Join(repo, lint.ConfigName), []byte("{}\n"), 0o644)
-	if got, err := lint.FindConfig(deep); got != filepath.Join(repo, lint.ConfigName) || err != nil {
+	if got, err := FindConfig(deep); got != filepath.Join(repo, lint.ConfigName) || err != nil {
 		t.Errorf("FindConfig(%s) = %q, %v", deep, got, err)
 	}
 	t.Chdir(deep)
-	if got, err := lint.FindConfig("."); got != filepath.Join("..", "..", lint.ConfigName) || err != nil {
+	if got, err := FindConfig("."); got != filepath.Join("..", "..", lint.ConfigName) || err != nil {
 		t.Errorf(`FindConfig(".") = %q, %v; want a path relative to the working directory`, got, err)
 	}
 	os.WriteFile(filepath.Join(deep, lint.ConfigName), []byte("{}\n"), 0o644)
-	if got, err := lint.FindConfig("."); got != lint.ConfigName || err != nil {
+	if got, err := FindConfig("."); got != lint.ConfigName || err != nil {
 		t.Errorf(`FindConfig(".") = %q, %v; want the nearest`, got, err)
 	}
 	// A walk leaves the config file out, with the reason.
@@ -196,4 +199,20 @@ func TestFindConfig(t *testing.T) {
 	if err != nil || r.Files != 1 || len(r.Skipped) != 1 || !strings.Contains(r.Skipped[0].Reason, "config file") {
 		t.Errorf("walk: %v, %d files, skipped %+v", err, r.Files, r.Skipped)
 	}
+}
+
+// instanceType is an InstanceType named name with the given resources section.
+func instanceType(name, resources string) string {
+	return "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata: {name: " + name + "}\nspec:\n  resources:\n" + resources
+}
+
+const okResources = "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"1\", memory: 2Gi}\n"
+
+// renderAll renders findings, one a string.
+func renderAll(fs []lint.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.String())
+	}
+	return out
 }

@@ -1,12 +1,19 @@
-// Package cli is the instancetype command: its flags, its outputs and its exit codes, over
-// one call to lint.Run. Command instancetype is main over Main.
+// Package cli is the instancetype command as a library: its flags, its config file, its
+// outputs and its exit codes, over one call to lint.Run. Command instancetype is main over
+// Main.
 //
 // The client module's kubectl plugin runs the same commands through a [Program]: named
 // "kubectl instancetype" in usage and errors, with kubectl's connection flags added to each
 // command's flag set, the cluster's instance types and nodes supplied as lint inputs by
 // its Inputs hook (no PATH then checks the cluster's own instance types), and a command of
-// its own (capacity). The hooks are small on purpose: flags, outputs and exit codes stay
-// here, one set for both programs.
+// its own (capacity). The package is public because the plugin is released apart, in a
+// module of its own: it shares the command's flags, outputs and exit codes through a
+// versioned API, not a private one. The hooks are small on purpose: one set of flags,
+// outputs and exit codes for both programs.
+//
+// The config file (.instancetype.yaml, found from the working directory up by FindConfig)
+// holds the flags a repository always wants; ReadConfig reads it into the lint.Options of a
+// run, and flags given on the command line replace its settings.
 package cli
 
 import (

@@ -13,20 +13,17 @@ import (
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
-// options are the parsed flags and paths of validate, resolve and list.
+// options are the settings of a run of validate, resolve or list: lint's, from the flags
+// and the config file, and the command's own (the output format, the PATHs, the config
+// file named).
 type options struct {
-	output       string
-	nodeSelector map[string]string
-	strictSubset bool
-	catalog      []string
-	nodes        []string
-	computes     []string
-	tolerations  []cluster.Toleration
-	exclude      []string
-	excludeDir   string // the directory of the config file whose exclude is used
-	ignore       []lint.Ignore
-	config       string
-	paths        []string
+	lint.Options
+	output string
+	paths  []string
+	// catalog, nodes and computes are the paths of --catalog, --nodes and --computes,
+	// which become Options.Catalog, Nodes and Computes once standard input is placed.
+	catalog, nodes, computes []string
+	config                   string
 	// set are the flags given on the command line, by name, which replace the config
 	// file's settings.
 	set map[string]bool
@@ -53,7 +50,7 @@ func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), rea
 	fs.StringVar(&o.output, "o", "text", "")
 	fs.StringVar(&o.output, "output", "text", "")
 	fs.Var(&sel, "node-selector", "")
-	fs.BoolVar(&o.strictSubset, "strict-subset", false, "")
+	fs.BoolVar(&o.StrictSubset, "strict-subset", false, "")
 	fs.Var(&catalog, "catalog", "")
 	fs.Var(&nodes, "nodes", "")
 	fs.Var(&computes, "computes", "")
@@ -94,10 +91,10 @@ func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), rea
 			return o, fmt.Errorf("invalid --ignore %q: %w", v, err)
 		}
 		ig.Source = "--ignore " + v
-		o.ignore = append(o.ignore, ig)
+		o.Ignore = append(o.Ignore, ig)
 	}
 	var err error
-	if o.nodeSelector, err = parseSelector(sel); err != nil {
+	if o.NodeSelector, err = parseSelector(sel); err != nil {
 		return o, fmt.Errorf("invalid --node-selector: %w", err)
 	}
 	for _, pat := range exclude {
@@ -110,9 +107,9 @@ func parseFlags(cmd string, args []string, more func(string, *flag.FlagSet), rea
 		if err != nil {
 			return o, fmt.Errorf("invalid --tolerate %q: %w", t, err)
 		}
-		o.tolerations = append(o.tolerations, tol)
+		o.Tolerations = append(o.Tolerations, tol)
 	}
-	o.catalog, o.nodes, o.computes, o.exclude = catalog, nodes, computes, exclude
+	o.catalog, o.nodes, o.computes, o.Exclude = catalog, nodes, computes, exclude
 	if (len(o.catalog) > 0 || len(o.nodes) > 0) && len(o.paths) == 0 && cmd != "list" && !readsCluster {
 		return o, errors.New("--catalog and --nodes describe the cluster; give the PATHs to check too")
 	}
@@ -168,4 +165,50 @@ func parseSelector(values []string) (map[string]string, error) {
 		return nil, errors.New(strings.Join(msgs, "; "))
 	}
 	return m, nil
+}
+
+// loadConfig reads the config file: the one --config names, else the one found from the
+// working directory up (FindConfig), and puts its settings into o for the flags not given
+// on the command line: a flag given replaces the setting of its name, lists included. A
+// file that cannot be read is an error (the problems in one are its ConfigFindings).
+func loadConfig(o *options) error {
+	path := o.config
+	if !o.set["config"] {
+		found, err := FindConfig(".")
+		if err != nil || found == "" {
+			return err
+		}
+		path = found
+	}
+	cfg, set, err := ReadConfig(path)
+	if err != nil {
+		return err
+	}
+	o.ConfigFindings = cfg.ConfigFindings
+	take := func(flag string) bool { return set[flag] && !o.set[flag] }
+	if take("catalog") {
+		o.Catalog, o.catalog = cfg.Catalog, nil
+	}
+	if take("nodes") {
+		o.Nodes, o.nodes = cfg.Nodes, nil
+	}
+	if take("computes") {
+		o.Computes, o.computes = cfg.Computes, nil
+	}
+	if take("tolerate") {
+		o.Tolerations = cfg.Tolerations
+	}
+	if take("node-selector") {
+		o.NodeSelector = cfg.NodeSelector
+	}
+	if take("strict-subset") {
+		o.StrictSubset = cfg.StrictSubset
+	}
+	if take("exclude") {
+		o.Exclude, o.ExcludeDir = cfg.Exclude, cfg.ExcludeDir
+	}
+	if take("ignore") {
+		o.Ignore = cfg.Ignore
+	}
+	return nil
 }
