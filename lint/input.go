@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/source"
 )
 
@@ -24,9 +25,10 @@ type Input struct {
 	path string    // an OS path to stat and walk
 	fsys fs.FS     // with root, a file or directory of fsys
 	root string    //
-	r    io.Reader // or the contents, read once
-	data []byte    // or the contents
-	kind inputKind
+	r     io.Reader // or the contents, read once
+	data  []byte    // or the contents
+	nodes []cluster.Node
+	kind  inputKind
 }
 
 type inputKind uint8
@@ -36,6 +38,7 @@ const (
 	inputFS
 	inputReader
 	inputBytes
+	inputNodes
 )
 
 // Path is a file or directory of the file system. A directory is walked for manifests
@@ -58,6 +61,16 @@ func Stdin(r io.Reader) Input { return Reader(StdinName, r) }
 // Bytes is one file of the given contents, named name in findings.
 func Bytes(name string, data []byte) Input { return Input{name: name, data: data, kind: inputBytes} }
 
+// NodeObjects is nodes already decoded (from a cluster's API, say), for Options.Nodes,
+// named name in findings: they are used as given, with no file to read or place findings
+// in. Among the inputs or the catalog they are skipped, as nodes in a file are.
+func NodeObjects(name string, nodes []cluster.Node) Input {
+	return Input{name: name, nodes: nodes, kind: inputNodes}
+}
+
+// String is the name the input has in findings.
+func (in Input) String() string { return in.name }
+
 // An inputFile is one file to read.
 type inputFile struct {
 	name string
@@ -70,6 +83,8 @@ type inputFile struct {
 	// chart is the directory of the Helm chart whose templates/ holds the file, "" when
 	// it is in none: the file is a template, not a manifest, whatever it holds.
 	chart string
+	// nodes, when not nil, are the nodes of a NodeObjects input: there is nothing to read.
+	nodes []cluster.Node
 }
 
 // expand lists the files of inputs: directories walked, each file once, the paths ex
@@ -99,6 +114,12 @@ func expand(inputs []Input, ex excluder) ([]inputFile, []Finding, []Skip, error)
 			add("", inputFile{name: in.name, read: func(reserve func(int64)) ([]byte, error) {
 				reserveSize(reserve, int64(len(data)))
 				return data, nil
+			}})
+		case inputNodes:
+			nodes := in.nodes
+			add("", inputFile{name: in.name, nodes: nodes, read: func(reserve func(int64)) ([]byte, error) {
+				reserveSize(reserve, 0)
+				return nil, nil
 			}})
 		case inputReader:
 			r := in.r

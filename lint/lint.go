@@ -639,6 +639,10 @@ func (r *run) checkFile(i int, s inputFile, data []byte, err error) *fileResult 
 		res.findings = r.supp.filter([]Finding{fileProblemAt(s.name, 1, UnreadableFile, "cannot read: "+pathError(err))}, nil, &res.suppressed)
 		return res
 	}
+	if s.nodes != nil {
+		res.skipped = []Skip{{File: s.name, Line: 1, Reason: nodesSkipped(len(s.nodes))}}
+		return res
+	}
 	if s.chart != "" {
 		res.skipped = []Skip{{File: s.name, Line: 1, Reason: "a template of the Helm chart in " + s.chart +
 			" (under its templates/, beside its Chart.yaml): not a manifest until rendered (helm template)"}}
@@ -797,6 +801,9 @@ type catalogInputs struct {
 func (r *run) readCatalog(srcs []inputFile) *catalogInputs {
 	c := &catalogInputs{}
 	for _, s := range srcs {
+		if s.nodes != nil {
+			continue // nodes: no instance type
+		}
 		data, err := s.read(nil)
 		if err != nil {
 			c.findings = append(c.findings, fileProblemAt(s.name, 1, UnreadableFile, "cannot read: "+pathError(err)))

@@ -29,16 +29,20 @@ type nodeInputs struct {
 func readNodes(srcs []inputFile) *nodeInputs {
 	ni := &nodeInputs{}
 	var nodes []cluster.Node
-	// place is where a node is: its document, and the path of its metadata.name, found
-	// only for a name given twice (so that a list of thousands of nodes is not parsed for
-	// positions).
-	type place struct {
-		file string
-		doc  *source.Document
-		path *field.Path
-	}
-	seen := map[string]place{}
+	seen := map[string]nodePlace{}
 	for _, s := range srcs {
+		if s.nodes != nil {
+			for _, n := range s.nodes {
+				if prev, dup := seen[n.Name]; dup && n.Name != "" {
+					e := field.Duplicate(prev.path, n.Name).WithOrigin(rules.Nodes)
+					e.Detail = "a node of this name is given again, in " + s.name + ", which is the one used"
+					ni.findings = append(ni.findings, Finding{File: prev.file, Position: prev.at(), Err: e})
+				}
+				seen[n.Name] = nodePlace{file: s.name, path: field.NewPath("metadata", "name")}
+				nodes = append(nodes, n)
+			}
+			continue
+		}
 		data, err := s.read(nil)
 		if err != nil {
 			ni.findings = append(ni.findings, fileProblemAt(s.name, 1, UnreadableFile, "cannot read: "+pathError(err)))
@@ -53,9 +57,9 @@ func readNodes(srcs []inputFile) *nodeInputs {
 					pos := d.src.PositionOf(namePath.String())
 					e := field.Duplicate(prev.path, n.Object.Name).WithOrigin(rules.Nodes)
 					e.Detail = "a node of this name is given again, at " + s.name + ":" + strconv.Itoa(pos.Line) + ", which is the one used"
-					ni.findings = append(ni.findings, Finding{File: prev.file, Position: prev.doc.PositionOf(prev.path.String()), Err: e})
+					ni.findings = append(ni.findings, Finding{File: prev.file, Position: prev.at(), Err: e})
 				}
-				seen[n.Object.Name] = place{s.name, d.src, namePath}
+				seen[n.Object.Name] = nodePlace{s.name, d.src, namePath}
 				nodes = append(nodes, n.Object)
 			}
 		})
@@ -63,6 +67,23 @@ func readNodes(srcs []inputFile) *nodeInputs {
 	}
 	ni.index = fit.NewIndex(nodes)
 	return ni
+}
+
+// nodePlace is where a node is: its document, and the path of its metadata.name, found
+// only for a name given twice (so that a list of thousands of nodes is not parsed for
+// positions).
+type nodePlace struct {
+	file string
+	doc  *source.Document // nil for nodes given decoded
+	path *field.Path
+}
+
+// at is the position of the node's name: line 1 for nodes given decoded.
+func (p nodePlace) at() Position {
+	if p.doc == nil {
+		return Position{Line: 1, Column: 1}
+	}
+	return p.doc.PositionOf(p.path.String())
 }
 
 // typeFit checks an instance type of the inputs against the nodes: its findings, at its

@@ -9,9 +9,9 @@ import (
 	admissionv1 "k8s.io/api/admission/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/amlarc-go/instancetypes/client/internal/cputime"
 	"github.com/amlarc-go/instancetypes/client/webhook"
 	"github.com/amlarc-go/instancetypes/decode"
-	"github.com/amlarc-go/instancetypes/internal/cputime"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/source"
 	"github.com/amlarc-go/instancetypes/validate"

@@ -13,8 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/client/internal/clip"
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/internal/clip"
 )
 
 // maxCauseBytes is the longest message of one cause: package validate cuts the values it

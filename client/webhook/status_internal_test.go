@@ -2,7 +2,7 @@ package webhook
 
 import (
 	"fmt"
-	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/client/internal/clip"
 	"reflect"
 	"slices"
 	"strings"

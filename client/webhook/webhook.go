@@ -105,9 +105,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 
+	"github.com/amlarc-go/instancetypes/client/internal/clip"
 	"github.com/amlarc-go/instancetypes/decode"
 	"github.com/amlarc-go/instancetypes/instancetype"
-	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/source"
 	"github.com/amlarc-go/instancetypes/validate"

@@ -9,7 +9,7 @@
 //	kubectl instancetype capacity [-o text|json] [--pool-label L] [--node-selector k=v]
 //	kubectl instancetype version | help [COMMAND]
 //
-// validate, resolve and list are instancetype's commands (package internal/cli of the root
+// validate, resolve and list are instancetype's commands (package cmd/instancetype/cli of the root
 // module), with the same flags, outputs and exit codes, and the cluster's InstanceTypes as
 // the catalog (as --catalog would give them) and its Nodes as the nodes (as --nodes): the
 // files given with --catalog and --nodes are read after the cluster's, and replace its
@@ -18,7 +18,8 @@
 //
 // Findings about what came from the cluster name it: cluster:instancetypes/NAME for an
 // instance type (the object as the API server sent it, indented, without managedFields),
-// cluster:nodes for the nodes (a List of what the fit check reads of each).
+// cluster:nodes for the nodes (handed to lint decoded, lint.NodeObjects: a finding about
+// one is at line 1).
 //
 // Connection flags are kubectl's (k8s.io/cli-runtime's genericclioptions.ConfigFlags):
 // --kubeconfig, --context, --cluster, --user, --server, --token, --as, --request-timeout

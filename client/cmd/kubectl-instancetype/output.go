@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -50,60 +49,6 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// nodeJSON is what the fit check reads of a node, as kubectl get nodes -o json prints it.
-type nodeJSON struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Name   string            `json:"name"`
-		Labels map[string]string `json:"labels,omitempty"`
-	} `json:"metadata"`
-	Spec struct {
-		Unschedulable bool        `json:"unschedulable,omitempty"`
-		Taints        []taintJSON `json:"taints,omitempty"`
-	} `json:"spec"`
-	Status struct {
-		Allocatable map[string]string `json:"allocatable"`
-	} `json:"status"`
-}
-
-type taintJSON struct {
-	Key    string `json:"key"`
-	Value  string `json:"value,omitempty"`
-	Effect string `json:"effect"`
-}
-
-// nodeList is the nodes as a v1 List, indented, for the fit check of validate, resolve and
-// list (named cluster:nodes in findings).
-func nodeList(nodes []capacity.Node) []byte {
-	items := make([]nodeJSON, len(nodes))
-	for i, x := range nodes {
-		n := &items[i]
-		n.APIVersion, n.Kind = "v1", "Node"
-		n.Metadata.Name, n.Metadata.Labels = x.Name, x.Labels
-		n.Spec.Unschedulable = x.Unschedulable
-		for _, t := range x.Taints {
-			n.Spec.Taints = append(n.Spec.Taints, taintJSON(t))
-		}
-		n.Status.Allocatable = make(map[string]string, len(x.Allocatable))
-		names := make([]string, 0, len(x.Allocatable))
-		for name, q := range x.Allocatable {
-			n.Status.Allocatable[string(name)] = q.String()
-			names = append(names, string(name))
-		}
-		slices.Sort(names)
-	}
-	b, err := json.MarshalIndent(struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Items      []nodeJSON `json:"items"`
-	}{"v1", "List", items}, "", "  ")
-	if err != nil { // strings and maps of strings only: cannot fail
-		panic(err)
-	}
-	return b
 }
 
 const usage = `kubectl instancetype checks Azure ML instance types and the workloads that use them

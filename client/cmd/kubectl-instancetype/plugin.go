@@ -190,7 +190,11 @@ func (pl *plugin) inputs(cmd string, paths []string) (cli.Inputs, error) {
 	case err != nil:
 		return cli.Inputs{}, clusterError(err, host)
 	default:
-		in.Nodes = []lint.Input{lint.Bytes(clusterNodes, nodeList(nodes))}
+		plain := make([]cluster.Node, len(nodes))
+		for i, n := range nodes {
+			plain[i] = n.Node
+		}
+		in.Nodes = []lint.Input{lint.NodeObjects(clusterNodes, plain)}
 	}
 	return in, nil
 }
