@@ -696,8 +696,9 @@ func (r *run) checkFile(i int, s inputFile, data []byte, err error) *fileResult 
 			}
 			return
 		}
+		kept := d.forPositions()
 		for _, w := range d.workloads() {
-			res.workloads = append(res.workloads, keepWorkload(d, w))
+			res.workloads = append(res.workloads, keepWorkload(kept, w))
 		}
 	})
 	res.addComments(f.comments)
@@ -881,12 +882,12 @@ func inParallel(srcs []inputFile, work func(i int, data []byte, err error)) {
 }
 
 // maxPending bounds the memory a run takes for the workloads it keeps until the catalog is
-// formed (about pendingCost bytes each): about 55,000 workloads. The files that hold more
+// formed (about pendingCost bytes each, and their document's text): about 33,000 workloads. The files that hold more
 // are read a second time once it is formed, so that memory stays bounded whatever the
 // number of workloads, and most runs read every file once.
 var maxPending int64 = 32 << 20 // a variable for tests
 
-const pendingCost = 600
+const pendingCost = 1000
 
 // readCost is the share of the budget taken before reading a file of the given size: its
 // bytes, or the whole budget for a larger file or one of unknown size.

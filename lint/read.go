@@ -24,6 +24,11 @@ import (
 // reason, for people.
 const IgnoreMarker = "instancetype:ignore"
 
+// longList is the size past which a list is read item by item (source.Options.LongList):
+// its runs of items are converted on every processor, and memory holds a run's values at
+// a time rather than the whole list's.
+const longList = 1 << 20
+
 // readAs says what a file is read for, and so by whose reader.
 type readAs uint8
 
@@ -111,7 +116,7 @@ func scanFile(name string, data []byte, as readAs, fn func(*document)) *fileRead
 			return f
 		}
 	}
-	opts := source.Options{Reader: source.Kubectl, Marker: IgnoreMarker}
+	opts := source.Options{Reader: source.Kubectl, Marker: IgnoreMarker, LongList: longList}
 	if as == asComputes {
 		opts.Reader = source.Plain
 	}
@@ -307,6 +312,17 @@ func (d *document) computes() []azureml.ComputeItem {
 		return nil
 	}
 	return d.azure.Computes
+}
+
+// forPositions is what placing the findings of the document's workloads needs, once it is
+// decoded: its text, its findings of decoding (which the findings of validation must not
+// restate), and where those whose path does not say are; not its values or its objects.
+func (d *document) forPositions() *document {
+	k := &document{file: d.file, src: d.src, kind: d.kind, errs: d.errs}
+	if d.azure != nil {
+		k.azure = &azureml.Result{At: d.azure.At, Aliases: d.azure.Aliases}
+	}
+	return k
 }
 
 // line is where the object at path p of the document starts: the document's first line
