@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -140,6 +141,23 @@ func (d *Document) explain(msg string, kind ProblemKind) (int, string) {
 	}
 	t := d.parsed()
 	switch {
+	case msg == "map merge requires map or sequence of maps as the value":
+		if n := badMerge(t.root, 0); n != nil {
+			return n.Line, msg
+		}
+	case strings.HasPrefix(msg, "cannot decode "):
+		// cannot decode !!str `x` as a !!int: a scalar whose tag does not fit it.
+		if value, tag, ok := badTag(msg); ok {
+			if n := find(t.root, 0, func(n *yaml.Node, _ bool) bool {
+				return n.Kind == yaml.ScalarNode && n.Tag == tag && n.Value == value
+			}); n != nil {
+				return n.Line, msg
+			}
+		}
+	case msg == "!!binary value contains invalid base64 data":
+		if n := find(t.root, 0, badBinary); n != nil {
+			return n.Line, msg
+		}
 	case kind == Unsendable:
 		msg = "kubectl cannot send this document, and refuses it: a value has no JSON form (" + strings.TrimPrefix(msg, "json: unsupported value: ") + ")"
 		if n := find(t.root, 0, nonFinite); n != nil {
@@ -156,6 +174,34 @@ func (d *Document) explain(msg string, kind ProblemKind) (int, string) {
 		return t.errLine, msg
 	}
 	return 1, msg
+}
+
+// parserProblems are the problems the YAML parser reports (go.yaml.in/yaml/v2 and v3,
+// parserc.go), as against its scanner: the line a parser's message names counts from 0,
+// a scanner's from 1 (their fail functions add one for a scanner's problem only).
+var parserProblems = [...]string{
+	"did not find expected <stream-start>",
+	"did not find expected <document start>",
+	"did not find expected node content",
+	"did not find expected '-' indicator",
+	"did not find expected key",
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"found undefined tag handle",
+	"found duplicate %YAML directive",
+	"found duplicate %TAG directive",
+	"found incompatible YAML document",
+}
+
+// readerLine is the line, counted from 1, of the problem msg that the YAML reader's
+// message "line n: msg" places.
+func readerLine(n int, msg string) int {
+	for _, p := range parserProblems {
+		if msg == p {
+			return n + 1
+		}
+	}
+	return n
 }
 
 // find returns the first node under n, in document order, that ok accepts.
@@ -177,6 +223,64 @@ func find(n *yaml.Node, depth int, ok func(n *yaml.Node, key bool) bool) *yaml.N
 // badKey reports a mapping key kubectl cannot make a JSON key of.
 func badKey(n *yaml.Node, key bool) bool {
 	return key && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode || n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// badMerge returns the first merge key under n, in document order, whose value is not a
+// mapping or a list of mappings, which the YAML reader refuses.
+func badMerge(n *yaml.Node, depth int) *yaml.Node {
+	if n == nil || depth > 1000 {
+		return nil
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Kind == yaml.ScalarNode && c.Tag == "!!merge" && i+1 < len(n.Content) && !mergeable(n.Content[i+1]) {
+			return c
+		}
+		if f := badMerge(c, depth+1); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// mergeable reports a value a merge key may have: a mapping, or a list of mappings
+// (aliases to them included).
+func mergeable(v *yaml.Node) bool {
+	v = deref(v)
+	switch {
+	case v == nil:
+		return false
+	case v.Kind == yaml.MappingNode:
+		return true
+	case v.Kind == yaml.SequenceNode:
+		for _, e := range v.Content {
+			if e = deref(e); e == nil || e.Kind != yaml.MappingNode {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// badBinary reports a !!binary scalar that is not base64, which the YAML reader refuses.
+func badBinary(n *yaml.Node, _ bool) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!binary" {
+		return false
+	}
+	_, err := base64.StdEncoding.DecodeString(n.Value)
+	return err != nil
+}
+
+// badTag returns the value and the tag of the YAML reader's message "cannot decode !!str
+// `x` as a !!int".
+func badTag(msg string) (value, tag string, ok bool) {
+	i := strings.IndexByte(msg, '`')
+	j := strings.LastIndexByte(msg, '`')
+	if i < 0 || j <= i {
+		return "", "", false
+	}
+	tag, ok = strings.CutPrefix(msg[j+1:], " as a ")
+	return msg[i+1 : j], tag, ok
 }
 
 // nonFinite reports a scalar that YAML reads as an infinity or not a number.

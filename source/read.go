@@ -377,7 +377,8 @@ func (s *scanner) refusal(d *Document, err error) *Problem {
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.IndexByte(rest, ':'); i > 0 {
 			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				line, msg = n, strings.TrimSpace(rest[i+1:])
+				msg = strings.TrimSpace(rest[i+1:])
+				line = readerLine(n, msg)
 			}
 		}
 	}
@@ -560,9 +561,20 @@ func (s *scanner) jsonDocument(raw []byte, start int) {
 // ended at end.
 func (s *scanner) jsonProblem(err error, end int) {
 	at := end
-	var syn utilyaml.JSONSyntaxError
-	if errors.As(err, &syn) && syn.Offset > 0 {
-		at = min(end+int(syn.Offset)-1, len(s.text))
+	// The offset is that of the offending byte from the start of the stream, counted from
+	// 1: the decoder returns its JSON decoder's own error once it has read two values, and
+	// wraps it before.
+	var off int64
+	var wrapped utilyaml.JSONSyntaxError
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &wrapped):
+		off = wrapped.Offset
+	case errors.As(err, &syn):
+		off = syn.Offset
+	}
+	if off > 0 {
+		at = min(max(int(off)-1, end), len(s.text))
 	}
 	msg := err.Error()
 	if i := strings.Index(msg, ": "); strings.HasPrefix(msg, "json: offset") && i > 0 {

@@ -31,8 +31,12 @@ func TestScan(t *testing.T) {
 		{name: "CRLF", data: "a: 1\r\n---\r\nb: 2\r\n", docs: []doc{{at: Position{1, 1}, value: `{"a":1}`}, {at: Position{3, 1}, value: `{"b":2}`}}},
 		{name: "a syntax error ends its document only", data: "a: b: c\n---\nd: 1\n",
 			docs: []doc{{at: Position{1, 1}, problem: "mapping values are not allowed", line: 1}, {at: Position{3, 1}, value: `{"d":1}`}}},
-		{name: "the line of the reader's message", data: "x: 1\n---\na:\n  - 1\n - 2\n",
-			docs: []doc{{at: Position{1, 1}, value: `{"x":1}`}, {at: Position{3, 1}, problem: "did not find expected key", line: 4}}},
+		// The parser names the line of the token it did not expect counting from 0, the
+		// scanner from 1: each is the offending line.
+		{name: "the line of the parser's message", data: "x: 1\n---\na:\n  - 1\n - 2\n",
+			docs: []doc{{at: Position{1, 1}, value: `{"x":1}`}, {at: Position{3, 1}, problem: "did not find expected key", line: 5}}},
+		{name: "the line of the scanner's message", data: "x: 1\n---\na: 1\nb: &\n",
+			docs: []doc{{at: Position{1, 1}, value: `{"x":1}`}, {at: Position{3, 1}, problem: "did not find expected alphabetic or numeric character", line: 4}}},
 		{name: "an unknown anchor, where it is used", data: "a: 1\nb: *x\n", docs: []doc{{at: Position{1, 1}, problem: "unknown anchor 'x' referenced: an alias", line: 2}}},
 		{name: "a value kubectl cannot send", data: "a: 1\nb:\n  c: .inf\n", docs: []doc{{at: Position{1, 1}, problem: ".inf has no JSON form", line: 3}}},
 		{name: "a JSON stream", data: `{"a": 1} {"b": [2]}` + "\n" + `  {"c": "\u00e9"}`,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // Positions are a second question, asked only of a document that has something to report:
@@ -34,7 +35,7 @@ func parse(text []byte, at Position) *tree {
 		if rest, ok := strings.CutPrefix(msg, "line "); ok {
 			if i := strings.IndexByte(rest, ':'); i > 0 {
 				if n, err := strconv.Atoi(rest[:i]); err == nil && n > 0 {
-					t.errLine = n
+					t.errLine = readerLine(n, strings.TrimSpace(rest[i+1:]))
 				}
 			}
 		}
@@ -350,14 +351,15 @@ func (d *Document) Scalar(path string) (Scalar, bool) {
 type Duplicate struct {
 	// Path is where the mapping is, from the document: keys and list indexes.
 	Path []PathStep
-	// Key is the key as written; Merge reports two merge keys (<<), which both apply.
+	// Key is the key as kubectl reads it, its JSON key ("1" for 0x1); Merge reports two
+	// merge keys (<<), which both apply.
 	Key   string
 	Merge bool
 	// At is the later key, First the earlier.
 	At, First Position
 }
 
-// PathStep is a step of a Duplicate's path: a key, or a list index.
+// PathStep is a step of a Duplicate's path: a key, as kubectl reads it, or a list index.
 type PathStep struct {
 	Key     string
 	Index   int
@@ -366,7 +368,8 @@ type PathStep struct {
 
 // Duplicates returns the keys set twice in a mapping of the document, in order, when
 // HasDuplicates reports some, or when the document holds more than one merge key (which a
-// mapping may then hold twice), as yaml.v3 finds them: keys of the same text and tag.
+// mapping may then hold twice): keys kubectl reads as one, as sigs.k8s.io/yaml converts
+// them (1 and 0x1 are the key "1"), placed by yaml.v3.
 func (d *Document) Duplicates() []Duplicate {
 	if d.long != nil {
 		var out []Duplicate
@@ -392,15 +395,20 @@ func (d *Document) Duplicates() []Duplicate {
 	return duplicates(d.parsed())
 }
 
-// duplicates finds the keys set twice in the mappings of t.
+// duplicates finds the keys set twice in the mappings of t: keys kubectl reads as one
+// (see kubectlKeys).
 func duplicates(t *tree) []Duplicate {
 	if t.root == nil {
 		return nil
 	}
+	// The walk, twice: once to gather the keys, once to compare them as kubectl reads them.
+	var keys []*yaml.Node
+	var ids []string
 	var out []Duplicate
 	var path []PathStep
-	seen := map[*yaml.Node]bool{}
 	var walk func(n *yaml.Node)
+	var seen map[*yaml.Node]bool
+	next := 0
 	walk = func(n *yaml.Node) {
 		if n == nil || seen[n] || len(path) > 1000 {
 			return
@@ -414,25 +422,102 @@ func duplicates(t *tree) []Duplicate {
 				path = path[:len(path)-1]
 			}
 		case yaml.MappingNode:
-			type key struct{ tag, value string }
-			first := map[key]*yaml.Node{}
+			var first map[string]*yaml.Node
+			if ids != nil {
+				first = map[string]*yaml.Node{}
+			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
-				if k.Kind == yaml.ScalarNode {
-					id := key{k.Tag, k.Value}
-					if f, ok := first[id]; ok {
-						out = append(out, Duplicate{Path: append([]PathStep(nil), path...), Key: k.Value,
-							Merge: k.Tag == "!!merge", At: t.pos(k), First: t.pos(f)})
+				name := k.Value
+				if s := deref(k); s != nil && s.Kind == yaml.ScalarNode {
+					name = s.Value
+					if ids == nil {
+						keys = append(keys, k)
 					} else {
-						first[id] = k
+						name = ids[next]
+						next++
+						id := name
+						merge := k.Kind == yaml.ScalarNode && k.Tag == "!!merge"
+						if merge {
+							name, id = "<<", "\x00<<" // both apply: a key of its own
+						}
+						if f, ok := first[id]; ok {
+							out = append(out, Duplicate{Path: append([]PathStep(nil), path...), Key: name,
+								Merge: merge, At: t.pos(k), First: t.pos(f)})
+						} else {
+							first[id] = k
+						}
 					}
 				}
-				path = append(path, PathStep{Key: k.Value})
+				path = append(path, PathStep{Key: name})
 				walk(n.Content[i+1])
 				path = path[:len(path)-1]
 			}
 		}
 	}
+	seen = map[*yaml.Node]bool{}
+	walk(t.root)
+	ids = kubectlKeys(keys)
+	seen = map[*yaml.Node]bool{}
 	walk(t.root)
 	return out
+}
+
+// kubectlKeys returns the key kubectl makes of each of the scalar mapping keys keys: their
+// JSON keys, as sigs.k8s.io/yaml converts them, asked of it for all of them at once (each
+// key as written once), so that keys kubectl reads as one are one (1 and 0x1 are "1", yes
+// and true are "true"). When it cannot be asked so, a key is its tag and text as yaml.v3
+// reads it.
+func kubectlKeys(keys []*yaml.Node) []string {
+	ids := make([]string, len(keys))
+	at := make([]int, len(keys)) // the line of the batch that asks for each key
+	lines := map[string]int{}
+	var b bytes.Buffer
+	for i, k := range keys {
+		k = deref(k)
+		var line string
+		switch {
+		case k.Tag == "!!merge":
+			line = `"<<"` // a merge key, or an alias to one (the string "<<")
+		case k.Style&yaml.TaggedStyle != 0:
+			tag := k.Tag
+			if !strings.HasPrefix(tag, "!") {
+				tag = "!<" + tag + ">"
+			}
+			line = tag + " " + strconv.Quote(k.Value)
+		case k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+			line = strconv.Quote(k.Value)
+		default:
+			line = k.Value // as written: kubectl types a plain scalar by its text
+		}
+		n, ok := lines[line]
+		if !ok {
+			n = len(lines)
+			lines[line] = n
+			b.WriteString("- " + line + ": 0\n")
+		}
+		at[i] = n
+	}
+	var got []map[string]json.RawMessage
+	if j, err := sigsyaml.YAMLToJSON(b.Bytes()); err == nil && json.Unmarshal(j, &got) == nil && len(got) == len(lines) {
+		asked := make([]string, len(got))
+		ok := true
+		for i, m := range got {
+			ok = ok && len(m) == 1
+			for id := range m {
+				asked[i] = id
+			}
+		}
+		if ok {
+			for i := range keys {
+				ids[i] = asked[at[i]]
+			}
+			return ids
+		}
+	}
+	for i, k := range keys {
+		k = deref(k)
+		ids[i] = k.Tag + "\x00" + k.Value
+	}
+	return ids
 }
