@@ -178,11 +178,26 @@ func nextSegment(p string) (segment, string, bool) {
 // find follows path from n: the node it leads to (for a mapping entry, its key; for a list
 // item, the item) and its value, or the last ones found on the way and false.
 func (t *tree) find(n *yaml.Node, path string) (at, value *yaml.Node, ok bool) {
-	at, value = n, n
-	for budget := 0; ; budget++ {
+	return t.findFrom(n, n, path, 0)
+}
+
+// findFrom is find, from the node at, whose value is value.
+func (t *tree) findFrom(at, value *yaml.Node, path string, depth int) (*yaml.Node, *yaml.Node, bool) {
+	for {
 		seg, rest, more := nextSegment(path)
 		if !more {
 			return at, value, true
+		}
+		if longer := longerKeys(path, seg); len(longer) > 0 && depth < 8 && deref(value) != nil && deref(value).Kind == yaml.MappingNode {
+			// A key that may hold "]" followed by "." or "[" (a].b): the reading of the
+			// brackets that leads to the whole path, else the first that leads anywhere.
+			for _, c := range append([]keyReading{{seg, rest}}, longer...) {
+				if k, v := t.step(deref(value), c.seg, 0); k != nil {
+					if a, x, ok := t.findFrom(k, v, c.rest, depth+1); ok {
+						return a, x, true
+					}
+				}
+			}
 		}
 		k, v := t.step(deref(value), seg, 0)
 		if k == nil {
@@ -190,6 +205,29 @@ func (t *tree) find(n *yaml.Node, path string) (at, value *yaml.Node, ok bool) {
 		}
 		at, value, path = k, v, rest
 	}
+}
+
+// keyReading is a reading of the first step of a path, and the rest of the path.
+type keyReading struct {
+	seg  segment
+	rest string
+}
+
+// longerKeys returns, for a path whose first step nextSegment cut as seg, the readings of
+// a bracketed key that ends at a later "]" (followed by ".", "[" or the end): the key
+// "a].b" of the path [a].b].c, which nextSegment reads as [a], then .b].c.
+func longerKeys(p string, seg segment) []keyReading {
+	p = strings.TrimPrefix(p, ".")
+	if p == "" || p[0] != '[' || seg.isIndex {
+		return nil
+	}
+	var out []keyReading
+	for i := 1 + len(seg.name) + 1; i < len(p); i++ {
+		if p[i] == ']' && (i+1 == len(p) || p[i+1] == '.' || p[i+1] == '[') {
+			out = append(out, keyReading{segment{name: p[1:i]}, p[i+1:]})
+		}
+	}
+	return out
 }
 
 // step is one step of find: the key and value of seg in mapping n, or the item of a list.
