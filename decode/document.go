@@ -295,11 +295,29 @@ func WithoutRestated(decoded, errs field.ErrorList, alias func(string) string) f
 	return out
 }
 
-// restates reports whether the path p is at or below one of refused.
+// restates reports whether the path p is at or below one of refused. A path of a map key
+// that holds "]." (spec.nodeSelector[a].b] for the key "a].b") starts with the text of
+// its sibling's path (spec.nodeSelector[a]) but is not below it: what follows a path
+// below is an index or key in brackets, or a field, whose name holds no bracket.
 func restates(p string, refused []string) bool {
 	for _, r := range refused {
-		if p == r || strings.HasPrefix(p, r) && len(p) > len(r) && (p[len(r)] == '.' || p[len(r)] == '[') {
+		if p == r {
 			return true
+		}
+		if !strings.HasPrefix(p, r) || len(p) == len(r) {
+			continue
+		}
+		switch rest := p[len(r):]; rest[0] {
+		case '[':
+			return true
+		case '.':
+			name := rest[1:]
+			if i := strings.IndexAny(name, ".["); i >= 0 {
+				name = name[:i]
+			}
+			if !strings.Contains(name, "]") {
+				return true
+			}
 		}
 	}
 	return false
