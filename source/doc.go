@@ -25,8 +25,9 @@
 //     as written. Both are decoded by encoding/json, numbers kept as written. Nothing here
 //     types a YAML scalar.
 //   - What kubectl refuses is the document's Problem (a syntax error, an alias to an
-//     unknown anchor, a value JSON cannot carry such as .inf), at the line the reader
-//     names, or where yaml.v3 finds the problem. Unlike kubectl, which stops at the first,
+//     unknown anchor, a value JSON cannot carry such as .inf, a JSON number its decoder
+//     cannot convert to a float), at the line the reader names, or where yaml.v3 finds
+//     the problem. Unlike kubectl, which stops at the first,
 //     Scan goes on with the next document, so that every problem is reported at once.
 //   - A key set twice: the value is kubectl's (the last), and HasDuplicates reports it
 //     (the strict conversion refuses it); Duplicates says where.

@@ -25,8 +25,9 @@ const (
 	// unknown anchor, an invalid document separator, a last line its line reader loses, an
 	// encoding it does not read.
 	Syntax ProblemKind = iota
-	// Unsendable: a value kubectl reads but cannot send (.inf, .nan), for which it refuses
-	// the document.
+	// Unsendable: a value kubectl reads but cannot send (.inf, .nan), or, in JSON, a number
+	// beyond the range of a float, which its decoder cannot convert: it refuses the
+	// document.
 	Unsendable
 	// Limit: input beyond one of the limits of this package (MaxFileSize, MaxDocument,
 	// MaxNodes) or of the YAML reader's (nesting, aliases), which is not read.
@@ -441,4 +442,31 @@ func quotedAfter(msg, prefix string) (string, bool) {
 		return "", false
 	}
 	return rest[:j], true
+}
+
+// numberProblem is the problem of the JSON document d, which holds the number num beyond
+// the range of a 64-bit float, placed at the number.
+func (d *Document) numberProblem(num string) *Problem {
+	p := &Problem{Position: d.Position, Kind: Unsendable, Message: numberRefused(num)}
+	if t := d.parsed(); t.root != nil {
+		if n := find(t.root, 0, isNumber(num)); n != nil {
+			p.Position = t.pos(n)
+		}
+	}
+	return p
+}
+
+// numberRefused says why kubectl refuses a document that holds the number num.
+func numberRefused(num string) string {
+	if len(num) > 40 {
+		num = num[:20] + "…" + num[len(num)-10:]
+	}
+	return "kubectl refuses this document: the number " + num + " is beyond the range of a 64-bit float, to which its decoder converts every number; write a smaller one"
+}
+
+// isNumber finds the number num, as written.
+func isNumber(num string) func(*yaml.Node, bool) bool {
+	return func(n *yaml.Node, _ bool) bool {
+		return n.Kind == yaml.ScalarNode && n.Value == num && n.Tag != "!!str"
+	}
 }

@@ -14,6 +14,7 @@ import (
 	xunicode "golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 	"k8s.io/apimachinery/pkg/runtime"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"pgregory.net/rapid"
 )
@@ -21,8 +22,10 @@ import (
 // kubectlReads is what kubectl reads of a file, by its own code: cli-runtime's FileVisitor
 // decodes the bytes with x/text's BOMOverride over UTF-8, and its StreamVisitor decodes
 // runtime.RawExtensions with apimachinery's YAMLOrJSONDecoder (4,096 bytes), trims them,
-// skips the empty and null ones, and stops at the first error. The values are decoded as
-// Scan decodes them (encoding/json, json.Number).
+// skips the empty and null ones, and stops at the first error; it then decodes each as an
+// unstructured object, which refuses one whose numbers are neither int64 nor float64
+// (refusedObject). The values are decoded as Scan decodes them (encoding/json,
+// json.Number).
 func kubectlReads(data []byte) (values []any, stopped bool) {
 	r := transform.NewReader(bytes.NewReader(data), xunicode.BOMOverride(xunicode.UTF8.NewDecoder()))
 	d := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
@@ -39,9 +42,20 @@ func kubectlReads(data []byte) (values []any, stopped bool) {
 		if err != nil {
 			panic(err) // kubectl's decoder gave JSON
 		}
+		// Then the visitor decodes each object as unstructured, with
+		// k8s.io/apimachinery/pkg/util/json, which converts every number to an int64 or a
+		// float64, and refuses the object when it cannot.
+		var obj any
+		if utiljson.Unmarshal(raw, &obj) != nil {
+			v = refusedObject{}
+		}
 		values = append(values, v)
 	}
 }
+
+// refusedObject is a document kubectl reads, and refuses when it decodes it (a number
+// beyond a float's range).
+type refusedObject struct{}
 
 // scanned is what Scan reads of a file: each document's value (a long list's items put
 // back in its mapping), or its problem.
@@ -104,6 +118,12 @@ func agreeWith(data []byte, opts Options) error {
 				return nil
 			}
 			return fmt.Errorf("kubectl reads document %d, %s; Scan has %d documents (file problems %v)", i, show(w), len(got.values), got.file)
+		}
+		if _, refused := w.(refusedObject); refused {
+			if got.problems[i] == nil {
+				return fmt.Errorf("kubectl refuses document %d as it decodes it; Scan reads %s", i, show(got.values[i]))
+			}
+			continue
 		}
 		if p := got.problems[i]; p != nil {
 			if p.Kind == Limit {

@@ -120,6 +120,17 @@ func (d *Document) Items(fn func(i int, v any) bool) {
 				return
 			}
 			if c.isJSON {
+				if n := beyondFloat(v); n != "" {
+					// kubectl refuses the list, as it refuses any document that holds such a
+					// number: no item from here on is read.
+					l.problem = &Problem{Position: c.at, Kind: Unsendable, Message: numberRefused(n)}
+					if t := c.parsed(); t.root != nil {
+						if at := find(t.root, 0, isNumber(n)); at != nil {
+							l.problem.Position = t.pos(at)
+						}
+					}
+					return
+				}
 				if !fn(c.first, v) {
 					return
 				}
@@ -397,7 +408,7 @@ func (s *scanner) longJSON(d *Document) bool {
 				return false
 			}
 			v, err := jsonValue(raw)
-			if err != nil {
+			if err != nil || beyondFloat(v) != "" {
 				return false
 			}
 			top[key] = v

@@ -18,6 +18,9 @@ func TestProblemPositions(t *testing.T) {
 		{"a JSON syntax error after two values", "{\"a\": 1}\n{\"b\": 2}\n{bad\n", Position{3, 2}, "invalid character 'b'"},
 		{"a JSON syntax error on the line of two values", `{"a": 1} {"b": 2} {"c": [}`, Position{1, 26}, "invalid character '}'"},
 		{"a second JSON value, then ---", "{\"a\": 1}\n[1]\n---\nb: 2\n", Position{3, 2}, "in numeric literal"},
+		// kubectl's decoder converts every number of a JSON object to an int64 or a float64,
+		// and refuses the object when it cannot (1e-400 is 0 to it).
+		{"a JSON number beyond a float's range", "{\"a\": 1e-400,\n \"b\": [1, -1e400]}\n", Position{2, 11}, "the number -1e400 is beyond the range of a 64-bit float"},
 		// What the YAML reader refuses without naming a line, at the node.
 		{"a merge of a scalar", "a: 1\nm:\n  <<: 1\n  b: 2\n", Position{3, 1}, "map merge requires map or sequence of maps"},
 		{"a merge of a list holding a scalar", "a: 1\nm:\n  b: 2\n  <<: [{c: 1}, 2]\n", Position{4, 1}, "map merge requires map or sequence of maps"},
@@ -36,5 +39,22 @@ func TestProblemPositions(t *testing.T) {
 		if len(problems) != 1 || problems[0].Position != tt.want || !strings.Contains(problems[0].Message, tt.says) {
 			t.Errorf("%s: Scan(%q) problems %+v; want one at %v saying %q", tt.name, tt.data, problems, tt.want, tt.says)
 		}
+	}
+}
+
+// A long JSON list is refused at an item that holds a number kubectl's decoder cannot
+// convert: the items before it are read, and ItemsProblem says why no more are.
+func TestLongJSONListNumberBeyondFloat(t *testing.T) {
+	data := "{\"kind\": \"List\", \"items\": [\n {\"a\": 1},\n {\"b\": 1e999},\n {\"c\": 1}]}\n"
+	var d *Document
+	Scan([]byte(data), Options{LongList: 10}, func(x *Document) bool { d = x; return false })
+	if !d.Long() {
+		t.Fatal("not read item by item")
+	}
+	var read []int
+	d.Items(func(i int, _ any) bool { read = append(read, i); return true })
+	p := d.ItemsProblem()
+	if len(read) != 1 || p == nil || p.Kind != Unsendable || p.Position != (Position{3, 8}) {
+		t.Errorf("items read %v, problem %+v; want item 0, and the number refused at 3:8", read, p)
 	}
 }

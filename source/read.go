@@ -549,12 +549,45 @@ func (s *scanner) jsonDocument(raw []byte, start int) {
 		}
 	} else {
 		v, err := jsonValue(raw)
-		if err != nil {
+		switch {
+		case err != nil:
 			d.Problem = &Problem{Position: pos, Kind: Syntax, Message: err.Error()}
+		case beyondFloat(v) != "":
+			d.Problem, v = d.numberProblem(beyondFloat(v)), nil
 		}
 		d.Value, d.dups = v, jsonDuplicates(raw)
 	}
 	s.emit(d)
+}
+
+// beyondFloat returns a number of the JSON value v (decoded with UseNumber) that is
+// neither an int64 nor a float64, or "": kubectl's decoder converts every number of an
+// object to one of them (k8s.io/apimachinery/pkg/util/json), and refuses the document
+// when it cannot. (A YAML document's numbers are Go's own: sigs.k8s.io/yaml reads a
+// number beyond a float's range as a string.)
+func beyondFloat(v any) string {
+	switch v := v.(type) {
+	case json.Number:
+		if _, err := v.Int64(); err == nil {
+			return ""
+		}
+		if _, err := v.Float64(); err != nil {
+			return string(v)
+		}
+	case map[string]any:
+		for _, e := range v {
+			if n := beyondFloat(e); n != "" {
+				return n
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if n := beyondFloat(e); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
 }
 
 // jsonProblem records the error kubectl's decoder stops at, in a JSON stream whose last value
