@@ -225,6 +225,13 @@ func (s *scanner) yamlStream(from int) {
 	if s.stopped {
 		return
 	}
+	s.lostLine(lc)
+}
+
+// lostLine records the last line of the file, where kubectl's YAML reader stopped with the
+// cursor lc and text left: it loses a last line without a line break whose length is a
+// multiple of 4,096 bytes (Reader Kubectl; Plain reads it).
+func (s *scanner) lostLine(lc *lineCursor) {
 	if last := lc.remaining(); last > 0 && s.opts.Reader == Kubectl {
 		s.file.LostLine = lc.line
 		s.problem(Problem{Position: Position{lc.line, 1}, Kind: Syntax, Message: "kubectl ignores this line: the file's last line has no line break, " +
@@ -439,11 +446,22 @@ func (s *scanner) jsonStream() {
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(s.text), 4096)
 	end, count := 0, 0 // where the last JSON value ends; the values decoded
 	var yamlDocs []yamlDoc
-	next := 0 // the next of yamlDocs
+	var lc *lineCursor // where the YAML reader stops, once the decoder goes on as YAML
+	next := 0          // the next of yamlDocs
+	defer func() {
+		if lc != nil && !s.stopped {
+			s.lostLine(lc)
+		}
+	}()
 	for calls := 0; !s.stopped; calls++ {
 		var c capture
 		err := dec.Decode(&c)
 		if err == io.EOF {
+			if from, ok := yamlStart(s.text, end); yamlDocs == nil && count > 0 && ok {
+				// Text after the last JSON value, of which the decoder, gone on as YAML,
+				// read nothing: comments, or a last line its line reader loses.
+				_, lc = cutYAML(s.text, from)
+			}
 			return
 		}
 		if yamlDocs == nil {
@@ -464,7 +482,7 @@ func (s *scanner) jsonStream() {
 				s.jsonProblem(err, end)
 				return
 			}
-			yamlDocs = cutYAML(s.text, from)
+			yamlDocs, lc = cutYAML(s.text, from)
 			if len(yamlDocs) == 0 {
 				if err != nil {
 					s.jsonProblem(err, end)
@@ -662,11 +680,12 @@ func blankLine(l []byte) bool {
 	return len(l) == 0 || l[0] == '#'
 }
 
-// cutYAML cuts the text from offset from into YAML documents as kubectl's YAML reader does.
-func cutYAML(text []byte, from int) []yamlDoc {
+// cutYAML cuts the text from offset from into YAML documents as kubectl's YAML reader does,
+// and returns the cursor where the reader stopped.
+func cutYAML(text []byte, from int) ([]yamlDoc, *lineCursor) {
 	var out []yamlDoc
-	eachYAML(text, from, "", func(y yamlDoc) bool { out = append(out, y); return true })
-	return out
+	lc := eachYAML(text, from, "", func(y yamlDoc) bool { out = append(out, y); return true })
+	return out, lc
 }
 
 // jsonStreamOnly reports text that is a stream of JSON values alone.
