@@ -4,16 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"testing/iotest"
+	"unicode/utf16"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/examples"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/lint"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // findingTests are files and the findings reading them gives, in file order.
@@ -891,5 +896,304 @@ metadata:
 	}
 	if got := skips(r); !slices.Equal(got, []string{"l.yaml:3"}) {
 		t.Errorf("skipped %q; want the Service on line 3", got)
+	}
+}
+
+// JSON numbers beyond the range of a 64-bit float, which kubectl's decoder refuses
+// (converting the object), are one finding, wherever they are: a resource amount, an
+// unknown field, a label, a node's allocatable, a deployment's request.
+func TestJSONNumbersBeyondFloat64(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+	}{
+		{"a limit", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}, "spec": {"resources": {"requests": {"cpu": 1, "memory": "1Gi"}, "limits": {"cpu": -1e400, "memory": "2Gi"}}}}`},
+		{"an unknown field", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}, "x": {"y": 1.8e308}}`},
+		{"a label value", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a", "labels": {"k": 1e309}}}`},
+		{"a node's allocatable", `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": 1e999}}}`},
+		{"a deployment's request", `{"endpoint_name": "e", "instance_type": "t", "resources": {"requests": {"cpu": 9e9999}}}`},
+	} {
+		fs := readFile(t, "n.json", tt.src)
+		if len(fs) != 1 || !strings.Contains(fs[0].Message(), "range of a 64-bit float") {
+			t.Errorf("%s: findings%s; want one saying the number is beyond the range of a 64-bit float", tt.name, messages(fs))
+		}
+	}
+	// Underflow is no refusal: kubectl reads 1e-400 as 0.
+	if fs := readFile(t, "u.json", `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "a"}, "spec": {"resources": {"limits": {"cpu": 1e-400}}}}`); len(fs) != 0 {
+		t.Errorf("1e-400: findings%s; kubectl reads it as 0", messages(fs))
+	}
+}
+
+// One mistake, one finding: a finding of validation at or below a path whose value
+// decoding refused is left out, so that a value of the wrong shape is reported once, not
+// also as the missing fields it would hold; what is beside it is still checked.
+func TestRefusedValuesHaveOneFinding(t *testing.T) {
+	const listHeader = "apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceTypeList\nitems:\n"
+	tests := []struct {
+		name, src string
+		want      []loc
+	}{
+		{"name a number", typeHeader + "metadata: {name: 7}\nspec:\n  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: {cpu: 1, memory: 1Gi}\n",
+			[]loc{{3, "metadata.name", "FieldValueTypeInvalid"}}},
+		{"limit a list", typeHeader + "metadata: {name: a}\nspec:\n  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: {cpu: [1], memory: 1Gi}\n",
+			[]loc{{7, "spec.resources.limits[cpu]", "FieldValueTypeInvalid"}}},
+		{"deployment instance type a number", "endpoint_name: e\ninstance_type: 12\n",
+			[]loc{{2, "instance_type", "FieldValueTypeInvalid"}}},
+		{"deployment request a boolean", "endpoint_name: e\nresources:\n  requests: {cpu: yes, memory: 1Gi}\n",
+			[]loc{{3, "resources.requests[cpu]", "FieldValueTypeInvalid"}}},
+		{"limits a number", typeHeader + "metadata: {name: a}\nspec:\n  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: 5\n",
+			[]loc{{7, "spec.resources.limits", "FieldValueTypeInvalid"}}},
+		{"resources a list", typeHeader + "metadata: {name: a}\nspec:\n  resources: [1]\n",
+			[]loc{{5, "spec.resources", "FieldValueTypeInvalid"}}},
+		{"spec a string", typeHeader + "metadata: {name: a}\nspec: big\n",
+			[]loc{{4, "spec", "FieldValueTypeInvalid"}}},
+		{"metadata a list", typeHeader + "metadata: [a]\nspec:\n  resources:\n    requests: {cpu: 1, memory: 1Gi}\n    limits: {cpu: 1, memory: 1Gi}\n",
+			[]loc{{3, "metadata", "FieldValueTypeInvalid"}}},
+		{"a list item's limits a number", listHeader + "- metadata: {name: a}\n  spec:\n    resources:\n      requests: {cpu: 1, memory: 1Gi}\n      limits: 5\n",
+			[]loc{{8, "items[0].spec.resources.limits", "FieldValueTypeInvalid"}}},
+		{"deployment requests a list", "endpoint_name: e\nresources:\n  requests: [1]\n",
+			[]loc{{3, "resources.requests", "FieldValueTypeInvalid"}}},
+		{"inline deployment requests a list", "deployments:\n- name: blue\n  resources:\n    requests: [1]\n",
+			[]loc{{4, "deployments[0].resources.requests", "FieldValueTypeInvalid"}}},
+		// What is beside a refused value is still checked.
+		{"limits a number, requests zero", typeHeader + "metadata: {name: a}\nspec:\n  resources:\n    requests: {cpu: 0, memory: 1Gi}\n    limits: 5\n",
+			[]loc{{6, "spec.resources.requests[cpu]", "FieldValueInvalid"}, {7, "spec.resources.limits", "FieldValueTypeInvalid"}}},
+		{"deployment requests a list, instance type invalid", "endpoint_name: e\ninstance_type: Bad_Name\nresources:\n  requests: [1]\n",
+			[]loc{{2, "instance_type", "FieldValueInvalid"}, {4, "resources.requests", "FieldValueTypeInvalid"}}},
+	}
+	for _, tt := range tests {
+		r := lintFile(t, "t.yaml", tt.src)
+		if got := locs(r.Findings); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Run findings = %v; want %v%s", tt.name, got, tt.want, messages(r.Findings))
+		}
+	}
+}
+
+// A finding about a document as a whole has no field: it renders as FILE:LINE: MESSAGE,
+// never with "<nil>".
+func TestDocumentLevelFindingsHaveNoField(t *testing.T) {
+	for _, src := range []string{
+		typeHeader + "[x]: 1\n",
+		typeHeader + "~: 1\n",
+		typeHeader + "<<: 3\n",
+		"endpoint_name: e\n? {a: 1}\n: x\n",
+		"a: [\n",
+	} {
+		fs := readFile(t, "t.yaml", src)
+		if len(fs) == 0 {
+			t.Errorf("Run(%q): no finding", src)
+		}
+		for _, x := range fs {
+			if x.Err.Field != "" || strings.Contains(x.String(), "<nil>") {
+				t.Errorf("Run(%q) finding %q has field %q; want \"\"", src, x, x.Err.Field)
+			}
+		}
+	}
+}
+
+// The reason a Kubernetes object is skipped names its kind and apiVersion, clipped: a
+// kind of 60 KiB does not make every skip of the report 60 KiB. Documents of one kind
+// share one reason.
+func TestSkipReasonsClippedAndShared(t *testing.T) {
+	long := strings.Repeat("K", 60<<10)
+	r := lintFile(t, "a.yaml", "apiVersion: v1\nkind: "+long+"\n---\napiVersion: v1\nkind: "+long+"\n---\napiVersion: v1\nkind: Service\n")
+	if len(r.Skipped) != 3 {
+		t.Fatalf("skipped %d documents; want 3", len(r.Skipped))
+	}
+	a, b := r.Skipped[0].Reason, r.Skipped[1].Reason
+	if len(a) > 400 || !strings.Contains(a, "(61440 bytes)") {
+		t.Errorf("reason of %d bytes: %.200q", len(a), a)
+	}
+	if a != b || unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Errorf("two documents of one kind have two reasons: %.100q, %.100q", a, b)
+	}
+	if got := r.Skipped[2].Reason; got != "a Service (v1), not an InstanceType" {
+		t.Errorf("reason %q", got)
+	}
+}
+
+// The manifests of the source document are read as they are written: the instance types
+// with their selectors, requests and limits, the list's items where they are, the job and
+// the deployments with what they name.
+func TestExamplesRead(t *testing.T) {
+	r, err := lint.Run([]lint.Input{lint.FS(examples.Manifests, ".")}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 0 || r.Files != 5 {
+		t.Fatalf("findings%s, %d files; want none, 5", messages(r.Findings), r.Files)
+	}
+	it, _ := r.Catalog.Get("myinstancetypename")
+	if it == nil || !maps.Equal(it.Spec.NodeSelector, map[string]string{"mylabel": "mylabelvalue"}) ||
+		!maps.Equal(amounts(it.Spec.Resources.Limits), map[string]string{"cpu": "1", "nvidia.com/gpu": "1", "memory": "2Gi"}) ||
+		!maps.Equal(amounts(it.Spec.Resources.Requests), map[string]string{"cpu": "700m", "memory": "1500Mi"}) {
+		t.Errorf("myinstancetypename = %+v", it)
+	}
+	for _, tt := range []struct {
+		name, file string
+		line       int
+	}{{"myinstancetypename", "my_instance_type.yaml", 4}, {"cpusmall", "my_instance_type_list.yaml", 5}, {"defaultinstancetype", "my_instance_type_list.yaml", 17}} {
+		if o, ok := r.Origin(tt.name); !ok || o.File != tt.file || o.Line != tt.line {
+			t.Errorf("Origin(%s) = %+v, %v; want %s:%d", tt.name, o, ok, tt.file, tt.line)
+		}
+	}
+	if def, _ := r.Catalog.Get("defaultinstancetype"); def == nil || !maps.Equal(amounts(def.Spec.Resources.Limits), map[string]string{"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "0"}) {
+		t.Errorf("the list's defaultinstancetype = %+v; want it to override the built-in one", def)
+	}
+	byFile := map[string]lint.Placement{}
+	for _, p := range r.Placements {
+		byFile[p.File] = p
+	}
+	if w, want := *byFile["job.yaml"].Workload, (workload.Workload{Kind: workload.ComputeJob, InstanceType: "myinstancetypename",
+		Compute: "azureml:<Kubernetes-compute_target_name>", ComputePath: field.NewPath("compute")}); !reflect.DeepEqual(w, want) {
+		t.Errorf("job.yaml: %+v; want %+v", w, want)
+	}
+	dep := byFile["deployment_resources.yaml"].Workload
+	if dep.Kind != workload.OnlineDeployment || dep.Name != "blue" || dep.InstanceType != "cpusmall" || dep.Resources == nil ||
+		!maps.Equal(amounts(dep.Resources.Requests), map[string]string{"cpu": "0.1", "memory": "0.2Gi"}) ||
+		!maps.Equal(amounts(dep.Resources.Limits), map[string]string{"cpu": "0.2", "memory": "0.5Gi"}) {
+		t.Errorf("deployment_resources.yaml: %+v", dep)
+	}
+	if plain := byFile["deployment.yaml"].Workload; plain.Resources != nil || plain.MLflow || plain.InstanceType != "myinstancetypename" {
+		t.Errorf("deployment.yaml: %+v; want no resources, not MLflow, myinstancetypename", plain)
+	}
+}
+
+// Files in UTF-16 with a byte order mark (what PowerShell 5.1's > writes, with CRLF) are
+// read as kubectl reads them, converted before documents are cut: every document checked,
+// every finding on its line. UTF-32 and UTF-16 without a mark are one clear finding each.
+func TestEncodings(t *testing.T) {
+	const src = "apiVersion: amlarc.azureml.com/v1alpha1\r\nkind: InstanceType\r\nmetadata:\r\n  name: a\r\n" +
+		"spec:\r\n  resources:\r\n    requests: {cpu: 1, memory: 1Gi}\r\n    limits: {cpu: 1, memory: 1Gi}\r\n" +
+		"---\r\napiVersion: amlarc.azureml.com/v1alpha1\r\nkind: InstanceType\r\nmetadata:\r\n  name: b\r\nspec:\r\n  resources: [\r\n"
+	for _, tt := range []struct {
+		name string
+		data []byte
+	}{
+		{"UTF-16LE", utf16Text(src, false)},
+		{"UTF-16BE", utf16Text(src, true)},
+		{"UTF-8 with a mark", append([]byte{0xef, 0xbb, 0xbf}, src...)},
+	} {
+		r := lintFile(t, "e.yaml", string(tt.data))
+		if _, ok := r.Catalog.Get("a"); !ok || r.Documents != 1 || !slices.Equal(locs(r.Findings), []loc{{15, "", "SyntaxError"}}) {
+			t.Errorf("%s: %d documents checked, findings%s; want a read, and a syntax error on line 15", tt.name, r.Documents, messages(r.Findings))
+		}
+	}
+	// JSON behind a UTF-8 mark is JSON, as kubectl reads it.
+	fs := readFile(t, "j.json", "\xef\xbb\xbf"+`{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "j"}, "x": 1}`)
+	if len(fs) != 1 || fs[0].Type != lint.UnknownField {
+		t.Errorf("JSON after a UTF-8 mark: findings%s; want the unknown field only", messages(fs))
+	}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"UTF-32BE", append([]byte{0, 0, 0xfe, 0xff}, 0, 0, 0, 'a'), "UTF-32 (big-endian"},
+		{"UTF-32LE", append([]byte{0xff, 0xfe, 0, 0}, 'a', 0, 0, 0), "UTF-32 (little-endian"},
+		{"UTF-16LE without a mark", utf16Text(src, false)[2:], "UTF-16 (little-endian) without a byte order mark"},
+		{"UTF-16BE without a mark", utf16Text(src, true)[2:], "UTF-16 (big-endian) without a byte order mark"},
+		{"UTF-32LE without a mark", utf32Text(src, false), "UTF-32 (little-endian) without a byte order mark"},
+		{"UTF-32BE without a mark", utf32Text(src, true), "UTF-32 (big-endian) without a byte order mark"},
+		{"UTF-32LE without a mark, one character", []byte{'a', 0, 0, 0}, "UTF-32 (little-endian) without a byte order mark"},
+	} {
+		r := lintFile(t, "e.yaml", string(tt.data))
+		if len(r.Findings) != 1 || r.Findings[0].Type != lint.SyntaxError || !strings.Contains(r.Findings[0].Message(), tt.want) || r.Documents != 0 || len(r.Skipped) != 0 {
+			t.Errorf("%s: findings%s, %d documents, skipped %v; want one syntax error saying %q, nothing read", tt.name, messages(r.Findings), r.Documents, r.Skipped, tt.want)
+		}
+	}
+}
+
+// utf16Text encodes s as UTF-16 with a byte order mark, in either byte order.
+func utf16Text(s string, bigEndian bool) []byte {
+	out := []byte{0xff, 0xfe}
+	if bigEndian {
+		out = []byte{0xfe, 0xff}
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		if bigEndian {
+			out = append(out, byte(u>>8), byte(u))
+		} else {
+			out = append(out, byte(u), byte(u>>8))
+		}
+	}
+	return out
+}
+
+// utf32Text encodes s as UTF-32 without a byte order mark, in either byte order.
+func utf32Text(s string, bigEndian bool) []byte {
+	var out []byte
+	for _, r := range s {
+		if bigEndian {
+			out = append(out, byte(r>>24), byte(r>>16), byte(r>>8), byte(r))
+		} else {
+			out = append(out, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+		}
+	}
+	return out
+}
+
+// A syntax error is on the line where it is, whether the YAML reader's scanner or its
+// parser finds it, and within the file when it is found at its end.
+func TestSyntaxErrorLines(t *testing.T) {
+	for _, tt := range []struct {
+		data string
+		line int
+	}{
+		{"a: 1\nb: &\n", 2},      // did not find expected alphabetic or numeric character (the scanner)
+		{"a: 1\nb: !<\n", 2},     // did not find expected tag URI (the scanner)
+		{"a: 1\nb: [1, 2\n", 2},  // did not find expected ',' or ']' (the parser, at the end)
+		{"a:\n  - 1\n - 2\n", 3}, // did not find expected key (the parser)
+		{"#           \n\n  - 0:\n     0: \n    0:\n     00:\n    0:\n\n    0: \"0\"& 00000000\u2717\u2717\u2717\u2717", 9},
+		// At the end of a file without a line break.
+		{"{", 1}, {"[", 1}, {"a: [1, 2", 1}, {"a: {b: 1", 1}, {"a: \"x", 1}, {"apiVersion: v1\nkind: [x", 2}, {"a: 1\nb: [1, 2", 2},
+	} {
+		fs := lintFile(t, "f.yaml", tt.data).Findings
+		if len(fs) != 1 || fs[0].Line != tt.line || fs[0].Type != lint.SyntaxError {
+			t.Errorf("Run(%q): findings%s; want one syntax error on line %d", tt.data, messages(fs), tt.line)
+		}
+	}
+}
+
+// An anchor whose own content holds an alias to it ("x: &a {k: *a}") has no end: kubectl
+// refuses the document, and that is one finding of the document, at the alias (once it was
+// at the alias's field).
+func TestCyclicAliases(t *testing.T) {
+	for _, tt := range []struct {
+		data string
+		line int
+	}{
+		{"endpoint_name: e\nx: &a {k: *a}\n", 2},
+		{"command: c\ncompute: k\nx: &a [*a]\n", 3},
+		{"apiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata:\n  name: bomb\n  ownerReferences: &a [*a]\n", 5},
+	} {
+		fs := lintFile(t, "cyclic.yaml", tt.data).Findings
+		if len(fs) != 1 || fs[0].Err.Field != "" || fs[0].Line != tt.line || !strings.Contains(fs[0].Message(), "an alias (*a) inside the node its anchor (&a) names") {
+			t.Errorf("Run(%q): findings%s; want one about the cycle on line %d", tt.data, messages(fs), tt.line)
+		}
+	}
+}
+
+// kubectl's line reader loses a last line without a line break whose length is a multiple
+// of 4,096 bytes: that is a finding at the line, where kubectl reads the file. An Azure ML
+// file is read as the Azure ML CLI reads it, every line of it.
+func TestLostLastLine(t *testing.T) {
+	last := "  labels: {x: " + strings.Repeat("v", 4096-len("  labels: {x: }")) + "}"
+	r := lintFile(t, "t.yaml", instanceType("a", okResources)+last)
+	if fs := reading(r.Findings); len(fs) != 1 || fs[0].Line != 9 || !strings.Contains(fs[0].Message(), "kubectl ignores this line") {
+		t.Errorf("an InstanceType whose last line is lost: findings%s; want one on line 9", messages(fs))
+	}
+	r = lintFile(t, "j.json", `{"kind": "InstanceType"}`+"\n"+"x: "+strings.Repeat("v", 4093))
+	if fs := reading(r.Findings); !slices.Contains(locs(fs), loc{2, "", "SyntaxError"}) {
+		t.Errorf("YAML after JSON whose last line is lost: findings%s; want one on line 2", messages(fs))
+	}
+	name := strings.Repeat("n", 4096-len("instance_type: "))
+	r = lintFile(t, "d.yaml", "endpoint_name: e\ninstance_type: "+name)
+	if len(r.Placements) != 1 || r.Placements[0].Workload.InstanceType != name {
+		t.Errorf("an Azure ML deployment: placements %v; want its instance type read from its last line", works(r.Placements))
+	}
+	for _, f := range r.Findings {
+		if strings.Contains(f.Message(), "kubectl ignores") {
+			t.Errorf("an Azure ML deployment: finding %s; the Azure ML CLI reads every line", f)
+		}
 	}
 }
