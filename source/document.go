@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -72,6 +73,8 @@ type Document struct {
 	dups  bool     // the strict reading found a key set twice
 	long  *long    // the items of a long list, read one run at a time
 
+	itemsProblem *Problem // why Items stopped, for a list that is not long
+
 	treeOnce sync.Once
 	tree     *tree // of text, parsed by yaml.v3 on the first question of position
 }
@@ -117,14 +120,15 @@ func (d *Document) lineCount() int {
 func (d *Document) explain(msg string, kind ProblemKind) (int, string) {
 	lineOf := func(i int) int { return 1 + bytes.Count(d.text[:i], []byte("\n")) }
 	if name, ok := quotedAfter(msg, "unknown anchor '"); ok {
-		msg += ": an alias (*" + name + ") must come after its anchor (&" + name + ") in the same document"
+		short := clipText(name, 64)
+		msg = "unknown anchor '" + short + "' referenced: an alias (*" + short + ") must come after its anchor (&" + short + ") in the same document"
 		if i := bytes.Index(d.text, []byte("*"+name)); i >= 0 {
 			return lineOf(i), msg
 		}
 		return 1, msg
 	}
 	if name, ok := quotedAfter(msg, "anchor '"); ok && strings.HasSuffix(msg, "value contains itself") {
-		msg = "an alias (*" + name + ") inside the node its anchor (&" + name + ") names: it has no end, and kubectl refuses the document"
+		msg = "an alias (*" + clipText(name, 64) + ") inside the node its anchor (&" + clipText(name, 64) + ") names: it has no end, and kubectl refuses the document"
 		if i := bytes.Index(d.text, []byte("*"+name)); i >= 0 {
 			return lineOf(i), msg
 		}
@@ -149,6 +153,7 @@ func (d *Document) explain(msg string, kind ProblemKind) (int, string) {
 	case strings.HasPrefix(msg, "cannot decode "):
 		// cannot decode !!str `x` as a !!int: a scalar whose tag does not fit it.
 		if value, tag, ok := badTag(msg); ok {
+			msg = strings.Replace(msg, value, clipText(value, 64), 1)
 			if n := find(t.root, 0, func(n *yaml.Node, _ bool) bool {
 				return n.Kind == yaml.ScalarNode && n.Tag == tag && n.Value == value
 			}); n != nil {
@@ -469,4 +474,22 @@ func isNumber(num string) func(*yaml.Node, bool) bool {
 	return func(n *yaml.Node, _ bool) bool {
 		return n.Kind == yaml.ScalarNode && n.Value == num && n.Tag != "!!str"
 	}
+}
+
+// maxMessage is the most bytes of a problem's message: a message that repeats the text of
+// a file (a separator line, an anchor's name, a value the reader quotes) is cut, so that a
+// megabyte of input cannot make a megabyte of output.
+const maxMessage = 1024
+
+// clipText returns s, or for text longer than max bytes its first max bytes (at a UTF-8
+// boundary) followed by "... (N bytes)".
+func clipText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }

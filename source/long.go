@@ -86,12 +86,17 @@ func (l *long) chunkOf(i int) (*chunk, int) {
 // fn returns false. For a document that is not Long, it calls fn with the items of
 // Value's "items" when that is a list. A long list's items can be read once: each run's
 // values are let go as they are handed over. When a run of a list too long to be read
-// whole does not read alone (see long.go), Items stops there, and ItemsProblem says why.
+// whole does not read alone (see long.go), or past MaxItems items, Items stops there, and
+// ItemsProblem says why.
 func (d *Document) Items(fn func(i int, v any) bool) {
 	if d.long == nil {
 		m, _ := d.Value.(map[string]any)
 		items, _ := m["items"].([]any)
 		for i, v := range items {
+			if i == maxItems {
+				d.itemsProblem = tooManyItems(d.ItemPosition(i), len(items))
+				break
+			}
 			if !fn(i, v) {
 				break
 			}
@@ -102,6 +107,10 @@ func (d *Document) Items(fn func(i int, v any) bool) {
 	batch := max(runtime.GOMAXPROCS(0), 1)
 	for b := 0; b < len(l.chunks); b += batch {
 		run := l.chunks[b:min(b+batch, len(l.chunks))]
+		if run[0].first >= maxItems {
+			l.problem = tooManyItems(d.ItemPosition(run[0].first), l.items)
+			return
+		}
 		if l.lazy {
 			if at, ok := convertEach(run); !ok {
 				l.problem = &Problem{Position: at.at, Kind: Limit, Message: "the items from here on are not read: the list is too large to " +
@@ -117,6 +126,10 @@ func (d *Document) Items(fn func(i int, v any) bool) {
 			v, err := jsonValue(c.json)
 			c.json = nil
 			if err != nil {
+				return
+			}
+			if c.first >= maxItems {
+				l.problem = tooManyItems(d.ItemPosition(c.first), l.items)
 				return
 			}
 			if c.isJSON {
@@ -139,6 +152,10 @@ func (d *Document) Items(fn func(i int, v any) bool) {
 			items, _ := v.([]any)
 			for k, item := range items {
 				items[k] = nil
+				if c.first+k == maxItems {
+					l.problem = tooManyItems(d.ItemPosition(c.first+k), l.items)
+					return
+				}
 				if !fn(c.first+k, item) {
 					return
 				}
@@ -147,12 +164,19 @@ func (d *Document) Items(fn func(i int, v any) bool) {
 	}
 }
 
-// ItemsProblem is why Items stopped before the end of a long list, nil when it did not.
+// ItemsProblem is why Items stopped before the end of the list, nil when it did not.
 func (d *Document) ItemsProblem() *Problem {
 	if d.long == nil {
-		return nil
+		return d.itemsProblem
 	}
 	return d.long.problem
+}
+
+// tooManyItems is the problem of a list of n items, more than MaxItems, whose item
+// MaxItems is at at.
+func tooManyItems(at Position, n int) *Problem {
+	return &Problem{Position: at, Kind: Limit, Message: "the list has " + itoa(n) + " items, more than " + itoa(maxItems) +
+		": the items from here on are not read"}
 }
 
 // ItemCount is the number of items of a long list (0 for another document).

@@ -58,3 +58,39 @@ func TestLongJSONListNumberBeyondFloat(t *testing.T) {
 		t.Errorf("items read %v, problem %+v; want item 0, and the number refused at 3:8", read, p)
 	}
 }
+
+// Items hands over at most MaxItems items of a list, however it is read, and ItemsProblem
+// then says why no more are, at the item past the limit.
+func TestMaxItems(t *testing.T) {
+	defer func(n int) { maxItems = n }(maxItems)
+	maxItems = 3
+	yamlList := "kind: List\nitems:\n- a\n- b\n- c\n- d\n- e\n"
+	for _, tt := range []struct {
+		name, data string
+		opts       Options
+		lower      bool // the limits on a document read whole lowered: read in lazy runs
+		at         Position
+	}{
+		{"read whole", yamlList, Options{}, false, Position{6, 3}},
+		{"item by item", yamlList, Options{LongList: 10}, false, Position{6, 3}},
+		{"item by item, too long to read whole", "kind: List\nitems:\n" + strings.Repeat("- "+strings.Repeat("a", 30)+"\n", 5), Options{}, true, Position{6, 3}},
+		{"JSON, item by item", "{\"kind\": \"List\", \"items\": [1, 2, 3, 4, 5]}\n", Options{LongList: 10}, false, Position{1, 37}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.lower {
+				defer lowerLimits()()
+			}
+			var d *Document
+			Scan([]byte(tt.data), tt.opts, func(x *Document) bool { d = x; return false })
+			if d.Long() != (tt.opts.LongList > 0 || tt.lower) {
+				t.Fatalf("Long() = %v", d.Long())
+			}
+			var read []int
+			d.Items(func(i int, _ any) bool { read = append(read, i); return true })
+			p := d.ItemsProblem()
+			if len(read) != 3 || p == nil || p.Kind != Limit || p.Position != tt.at || !strings.Contains(p.Message, "has 5 items, more than 3") {
+				t.Errorf("items %v, problem %+v; want 3, and a limit at %v", read, p, tt.at)
+			}
+		})
+	}
+}

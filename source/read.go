@@ -27,12 +27,18 @@ const (
 	// InstanceTypeList, kubectl get -o yaml of a large cluster) is read item by item.
 	MaxDocument = 8 << 20
 	MaxNodes    = 1_000_000
+	// MaxItems is the most items of a list that Items hands over: past it, it stops, and
+	// ItemsProblem says why. No cluster has near as many nodes or instance types; the
+	// limit bounds what a caller makes of the items (an object each), whatever the list
+	// (a megabyte of "-" lines is half a million items).
+	MaxItems = 25_000
 )
 
 // The limits in force: variables, so that tests can lower them.
 var (
 	maxDocument = MaxDocument
 	maxNodes    = MaxNodes
+	maxItems    = MaxItems
 )
 
 // Reader says which program's reading a file gets.
@@ -215,7 +221,7 @@ func (s *scanner) yamlStream(from int) {
 		if y.err != nil {
 			// An invalid separator: what the reader had of the document is lost with it.
 			s.problem(Problem{Position: y.at, Kind: Syntax, Message: "invalid document separator: " +
-				strings.TrimRight(string(y.text), "\r") + ": after ---, only a comment may follow on its line (kubectl reads no further)"})
+				clipText(strings.TrimRight(string(y.text), "\r"), 256) + ": after ---, only a comment may follow on its line (kubectl reads no further)"})
 			return true
 		}
 		s.yamlDocument(y)
@@ -405,7 +411,7 @@ func (s *scanner) refusal(d *Document, err error) *Problem {
 	}
 	// The reader may name the line after the last, where the document ends.
 	line = min(max(line, 1), d.lineCount())
-	return &Problem{Position: Position{d.textAt().Line + line - 1, 1}, Kind: kind, Message: msg}
+	return &Problem{Position: Position{d.textAt().Line + line - 1, 1}, Kind: kind, Message: clipText(msg, maxMessage)}
 }
 
 // skipped handles a document kubectl skips, null or empty: its comments apply to the next.
