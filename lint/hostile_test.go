@@ -67,8 +67,9 @@ func aliasChain(header string, n int) string {
 // a finding of the kind wanted, each finding short, no document checked. (A hang fails by
 // the test timeout.)
 func TestHostileInput(t *testing.T) {
+	t.Parallel() // heavy: the package's other tests run beside it
 	rng := rand.New(rand.NewPCG(1, 2))
-	randomBytes := make([]byte, 1<<20)
+	randomBytes := make([]byte, 256<<10)
 	for i := range randomBytes {
 		randomBytes[i] = byte(rng.Uint32())
 	}
@@ -89,7 +90,7 @@ func TestHostileInput(t *testing.T) {
 		{"200,000-deep flow nesting", header + "spec: " + strings.Repeat("[", 200000), lint.InputLimit, "", 0},
 		{"200,000-deep block nesting", header + "spec:\n" + strings.Repeat("- ", 200000), lint.InputLimit, "", 0},
 		{"200,000-deep JSON nesting", `{"kind": "InstanceType", "spec": ` + strings.Repeat("[", 200000), lint.InputLimit, "exceeded max depth", 0},
-		{"a megabyte of random bytes", string(randomBytes), lint.SyntaxError, "", 0},
+		{"random bytes", string(randomBytes), lint.SyntaxError, "", 0},
 		{"NUL byte", header + "metadata: {name: \"a\x00b\"}\n", lint.SyntaxError, "control character U+0000", 0},
 		{"a document of more nodes than MaxNodes", header + "spec: [" + strings.Repeat("1,", source.MaxNodes/2) + "]\n", lint.InputLimit, "too large to read whole", 0},
 		{"UTF-32", "\x00\x00\xfe\xff\x00\x00\x00a", lint.SyntaxError, "UTF-32", 0},
@@ -133,6 +134,7 @@ func TestHostileInput(t *testing.T) {
 // items, each an object with its findings. One past the limit is an InputLimit finding at
 // that item, and the rest of the list is not read.
 func TestTooManyItems(t *testing.T) {
+	t.Parallel() // heavy: the package's other tests run beside it
 	for _, tt := range []struct{ head, item string }{
 		{"apiVersion: v1\nkind: List\nitems:\n", "- x\n"},
 		{"apiVersion: v1\nkind: List\nitems:\n", "- apiVersion: v1\n  kind: Service\n"},
@@ -159,6 +161,7 @@ func TestTooManyItems(t *testing.T) {
 // of each that counts the rest: 1,000,000 broken documents are not a million findings in
 // memory.
 func TestManyReports(t *testing.T) {
+	t.Parallel() // heavy: the package's other tests run beside it
 	const n = 10_000 + 5
 	r := lintFile(t, "broken.yaml", strings.Repeat("---\n[\n", n))
 	if last := r.Findings[len(r.Findings)-1]; len(r.Findings) != 10_001 || last.Type != lint.InputLimit || last.Line != 2*(n-5) ||
@@ -207,6 +210,7 @@ func checkMany(t *testing.T, n int) time.Duration {
 // The limits of a document are its own: thousands of tiny documents are all read, each
 // with its position.
 func TestManyDocuments(t *testing.T) {
+	t.Parallel() // heavy: the package's other tests run beside it
 	checkMany(t, sized(4000, 24000))
 }
 
@@ -257,6 +261,7 @@ func bigList(n int) []byte {
 
 // A large list is read whole, every item in the catalog, the last at its line.
 func TestHugeList(t *testing.T) {
+	t.Parallel() // heavy: the package's other tests run beside it
 	n := sized(2000, 20000)
 	r := lintFile(t, "big.yaml", string(bigList(n)))
 	if len(r.Findings) != 0 || r.Catalog.Len() != n+1 {
