@@ -411,7 +411,9 @@ func utf8Count(b []byte) int {
 
 // nodeBound is an estimate, without parsing, of the most nodes the YAML (or JSON) text can
 // make: the words and flow indicators it holds (a node is a word, or begins at an
-// indicator), which bounds what converting it takes before it is converted.
+// indicator; an explicit key, "?", makes a key and a value, both null when empty), which
+// bounds what converting it takes before it is converted. It counts all but the
+// collection at the top of the text, which needs no indicator.
 func nodeBound(text []byte) int {
 	n := 0
 	word := false
@@ -419,7 +421,10 @@ func nodeBound(text []byte) int {
 		switch c {
 		case ' ', '\t', '\n', '\r':
 			word = false
-		case ',', '[', ']', '{', '}', ':', '-', '?', '*', '&', '!':
+		case '?':
+			n += 2
+			word = false
+		case ',', '[', ']', '{', '}', ':', '-', '*', '&', '!':
 			n++
 			word = false
 		default:
