@@ -1,6 +1,8 @@
 package source
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -92,5 +94,45 @@ func TestMaxItems(t *testing.T) {
 				t.Errorf("items %v, problem %+v; want 3, and a limit at %v", read, p, tt.at)
 			}
 		})
+	}
+}
+
+// A JSON stream's values are encoding/json's: escapes decoded (a lone surrogate is
+// U+FFFD), numbers as written; each document and value is placed where it is written.
+func TestJSONStreamValues(t *testing.T) {
+	data := " \n" + `{"apiVersion": "amlarc.azureml.com\/v1alpha1", "kind": "InstanceType",
+ "metadata": {"name": "j\u00e9", "labels": {"pair": "\ud83d\ude00", "lone": "\ud83d", "tab": "a\tb"}},
+ "spec": {"resources": {"requests": {"cpu": 1.50, "memory": 1e3}}}}
+{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "second"}}`
+	var docs []*Document
+	f := Scan([]byte(data), Options{}, func(d *Document) bool { docs = append(docs, d); return true })
+	if len(docs) != 2 || len(f.Problems) != 0 || docs[0].Problem != nil || docs[1].Problem != nil {
+		t.Fatalf("%d documents, problems %v; want 2 read", len(docs), f.Problems)
+	}
+	first := docs[0].Value.(map[string]any)
+	meta := first["metadata"].(map[string]any)
+	if first["apiVersion"] != "amlarc.azureml.com/v1alpha1" || meta["name"] != "jé" {
+		t.Errorf("apiVersion %q, name %q; want escapes decoded", first["apiVersion"], meta["name"])
+	}
+	if got, want := meta["labels"], map[string]any{"pair": "😀", "lone": "\uFFFD", "tab": "a\tb"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("labels = %q; want %q", got, want)
+	}
+	req := first["spec"].(map[string]any)["resources"].(map[string]any)["requests"].(map[string]any)
+	if req["cpu"] != json.Number("1.50") || req["memory"] != json.Number("1e3") {
+		t.Errorf("requests = %v; want the numbers as written, 1.50 and 1e3", req)
+	}
+	for _, tt := range []struct {
+		doc  int
+		path string
+		want Position
+	}{
+		{0, "", Position{2, 1}},
+		{0, "spec.resources.requests[memory]", Position{4, 51}},
+		{1, "", Position{5, 1}},
+		{1, "metadata.name", Position{5, 84}},
+	} {
+		if got := docs[tt.doc].PositionOf(tt.path); got != tt.want {
+			t.Errorf("document %d: PositionOf(%q) = %v; want %v", tt.doc, tt.path, got, tt.want)
+		}
 	}
 }
