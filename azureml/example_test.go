@@ -1,0 +1,63 @@
+package azureml_test
+
+import (
+	"fmt"
+
+	"github.com/amlarc-go/instancetypes/azureml"
+	"github.com/amlarc-go/instancetypes/source"
+)
+
+// Recognise tells an Azure ML file by its $schema or its shape, and Read reads the
+// workloads it holds as the Azure ML CLI reads them: each pipeline step on a compute
+// target, with its instance type; a serverless step is skipped, with why.
+func ExampleRead() {
+	data := []byte(`$schema: https://azuremlschemas.azureedge.net/latest/pipelineJob.schema.json
+type: pipeline
+settings:
+  default_compute: azureml:k8s-compute
+jobs:
+  prep:
+    command: python prep.py
+    compute: azureml:serverless
+  train:
+    command: python train.py
+    resources:
+      instance_type: gpu-small
+`)
+	source.Scan(data, source.Options{Reader: source.Plain}, func(d *source.Document) bool {
+		kind, why := azureml.Recognise(d.Value)
+		if kind == "" {
+			fmt.Println("skipped:", why)
+			return true
+		}
+		r := azureml.Read(d, kind)
+		for _, w := range r.Workloads {
+			fmt.Printf("%s %s: %s on %s (line %d)\n", kind, w.Path, w.Workload.InstanceType, w.Workload.Compute, d.ValuePositionOf(w.Path.String()).Line)
+		}
+		for _, s := range r.Skipped {
+			fmt.Println(s.Reason)
+		}
+		return true
+	})
+	// Output:
+	// PipelineJob jobs.train: gpu-small on azureml:k8s-compute (line 10)
+	// pipeline step "prep" is serverless (compute: azureml:serverless)
+}
+
+// The compute a job names, in any of its spellings, and the serverless compute.
+func ExampleParseCompute() {
+	for _, c := range []string{
+		"azureml:k8s-compute",
+		"k8s-compute",
+		"azureml:/subscriptions/s/resourceGroups/ml-rg/providers/Microsoft.MachineLearningServices/workspaces/ml-ws/computes/k8s-compute",
+		"azureml:serverless",
+	} {
+		r := azureml.ParseCompute(c)
+		fmt.Printf("%q %q %q %v\n", r.Name, r.ResourceGroup, r.Workspace, r.Serverless)
+	}
+	// Output:
+	// "k8s-compute" "" "" false
+	// "k8s-compute" "" "" false
+	// "k8s-compute" "ml-rg" "ml-ws" false
+	// "" "" "" true
+}
