@@ -62,6 +62,7 @@
 //
 // A file may hold MaxFileSize bytes; a document converted whole MaxDocument bytes and
 // about MaxNodes YAML nodes (counted before it is parsed), and the YAML reader's own
-// limits on nesting and aliases apply. Past them, a Problem of kind Limit: never a panic,
-// a hang or unbounded memory.
+// limits on nesting and aliases apply; a list hands over MaxItems items. Past them, a
+// Problem of kind Limit (Document.ItemsProblem for the items): never a panic, a hang or
+// unbounded memory. A problem's message repeats little of the file.
 package source
