@@ -94,8 +94,9 @@ type Placement struct {
 	File string
 	Line int
 	// DocumentKind is the kind of the document it is in: KubernetesOnlineDeployment,
-	// CommandJob, PipelineJob, SweepJob, or KubernetesOnlineEndpoint for a deployment
-	// written inside one.
+	// CommandJob, PipelineJob, SweepJob, AutoMLJob, BatchDeployment; for a deployment
+	// written inside an endpoint (an older form), KubernetesOnlineDeployment, its Path
+	// saying where (deployments[0]).
 	DocumentKind azureml.Kind
 	// Path is where the workload is in its document: nil for the document, jobs.train for a
 	// pipeline step, deployments[0] for a deployment inside an endpoint.

@@ -26,10 +26,11 @@ const (
 	// unknown anchor, an invalid document separator, a last line its line reader loses, an
 	// encoding it does not read.
 	Syntax ProblemKind = iota
-	// Unsendable: a value kubectl reads but cannot send (.inf, .nan), or, in JSON, a number
-	// beyond the range of a float, which its decoder cannot convert: it refuses the
-	// document.
-	Unsendable
+	// Refused: a document kubectl parses but refuses: a value it cannot send (.inf, .nan;
+	// in JSON, a number beyond the range of a float), a key that is null, a list or a
+	// mapping, an alias into the node that holds it, a merge of what is not a mapping, a
+	// value its tag does not fit (!!int x).
+	Refused
 	// Limit: input beyond one of the limits of this package (MaxFileSize, MaxDocument,
 	// MaxNodes) or of the YAML reader's (nesting, aliases), which is not read.
 	Limit
@@ -164,7 +165,7 @@ func (d *Document) explain(msg string, kind ProblemKind) (int, string) {
 		if n := find(t.root, 0, badBinary); n != nil {
 			return n.Line, msg
 		}
-	case kind == Unsendable:
+	case strings.HasPrefix(msg, "json: unsupported value"):
 		msg = "kubectl cannot send this document, and refuses it: a value has no JSON form (" + strings.TrimPrefix(msg, "json: unsupported value: ") + ")"
 		if n := find(t.root, 0, nonFinite); n != nil {
 			msg = "kubectl cannot send this document, and refuses it: " + n.Value + " has no JSON form; write a finite number"
@@ -457,7 +458,7 @@ func quotedAfter(msg, prefix string) (string, bool) {
 // numberProblem is the problem of the JSON document d, which holds the number num beyond
 // the range of a 64-bit float, placed at the number.
 func (d *Document) numberProblem(num string) *Problem {
-	p := &Problem{Position: d.Position, Kind: Unsendable, Message: numberRefused(num)}
+	p := &Problem{Position: d.Position, Kind: Refused, Message: numberRefused(num)}
 	if t := d.parsed(); t.root != nil {
 		if n := find(t.root, 0, isNumber(num)); n != nil {
 			p.Position = t.pos(n)

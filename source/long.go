@@ -136,7 +136,7 @@ func (d *Document) Items(fn func(i int, v any) bool) {
 				if n := beyondFloat(v); n != "" {
 					// kubectl refuses the list, as it refuses any document that holds such a
 					// number: no item from here on is read.
-					l.problem = &Problem{Position: c.at, Kind: Unsendable, Message: numberRefused(n)}
+					l.problem = &Problem{Position: c.at, Kind: Refused, Message: numberRefused(n)}
 					if t := c.parsed(); t.root != nil {
 						if at := find(t.root, 0, isNumber(n)); at != nil {
 							l.problem.Position = t.pos(at)

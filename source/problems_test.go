@@ -56,7 +56,7 @@ func TestLongJSONListNumberBeyondFloat(t *testing.T) {
 	var read []int
 	d.Items(func(i int, _ any) bool { read = append(read, i); return true })
 	p := d.ItemsProblem()
-	if len(read) != 1 || p == nil || p.Kind != Unsendable || p.Position != (Position{3, 8}) {
+	if len(read) != 1 || p == nil || p.Kind != Refused || p.Position != (Position{3, 8}) {
 		t.Errorf("items read %v, problem %+v; want item 0, and the number refused at 3:8", read, p)
 	}
 }

@@ -397,8 +397,9 @@ func (s *scanner) refusal(d *Document, err error) *Problem {
 	}
 	kind := Syntax
 	switch {
-	case strings.HasPrefix(msg, "json: unsupported value"):
-		kind = Unsendable
+	case strings.HasPrefix(msg, "json: unsupported value"), strings.Contains(msg, "map key"), strings.Contains(msg, "value contains itself"),
+		strings.HasPrefix(msg, "map merge requires"), strings.HasPrefix(msg, "cannot decode !!"):
+		kind = Refused
 	case strings.Contains(msg, "excessive aliasing") || strings.Contains(msg, "exceeded max depth"):
 		kind = Limit
 	}
