@@ -115,7 +115,6 @@ func typeMeta(d *strict.Decoder, m map[string]any, p *field.Path, kind string, o
 var (
 	listFields     = strict.FieldNames(reflect.TypeFor[instancetype.InstanceTypeList]())
 	v1ListFields   = []string{"apiVersion", "kind", "metadata", "items"}
-	listMetaType   = reflect.TypeFor[metav1.ListMeta]()
 	itemsPath      = field.NewPath("items")
 	itemsReadAlone = "a list of instance types"
 )

@@ -173,7 +173,7 @@ func problemFinding(file string, p source.Problem, what string) Finding {
 	switch p.Kind {
 	case source.Limit:
 		return fileProblem(file, p.Position, InputLimit, p.Message)
-	case source.Unsendable:
+	case source.Refused:
 		f := fileProblem(file, p.Position, SyntaxError, p.Message)
 		f.Err.Origin = rules.KubectlRefuses
 		return f
