@@ -18,10 +18,13 @@
 //     workload really gets: instance type, merged node selector, requests and limits;
 //     Options, the extension's node selector, which validate takes too.
 //   - fit: whether a placement fits some node of the cluster, and why not.
-//   - manifest: YAML and JSON files read as kubectl reads them, with the line of every
-//     field; Azure ML workloads recognised by their shape.
+//   - source: files read with kubectl's own code (apimachinery's reader, sigs.k8s.io/yaml
+//     values), the line of a value found on demand.
+//   - decode: instance types and nodes from those values, strictly.
+//   - azureml: Azure ML files as the Azure ML CLI reads them: workloads and computes.
 //   - lint: one call from files to the report the command prints.
-//   - cmd/instancetype: the command-line tool (validate, resolve, list).
+//   - cmd/instancetype: the command-line tool (validate, resolve, list); cmd/instancetype/cli,
+//     the same as a library, which the kubectl plugin runs.
 //
 // The client-go side (typed clients, informers, the CRD, an admission webhook) is the
 // nested module github.com/amlarc-go/instancetypes/client.

@@ -11,7 +11,7 @@ import (
 )
 
 // A real cluster's node list is read: the size estimate made before parsing
-// (manifest.NodeBound) once counted every ":", "-" and line break and refused the 15 MB
+// (the old reader's node bound) once counted every ":", "-" and line break and refused the 15 MB
 // list of 3,000 nodes as "about 1.58M nodes"; once it counted words and indicators, it
 // still overcounted 1.5 to 1.8 times, and kubelets list up to 50 images a node, so that a
 // real list of 3,000 nodes, 51 MB and 1.85 million YAML nodes, more than MaxNodes in all,

@@ -1,18 +1,19 @@
 // Package lint checks manifests as the instancetype command does, in one call: [Run] takes
-// inputs (paths of the file system, an fs.FS, readers or bytes) and [Options] (the
+// inputs (paths of the file system, an fs.FS, readers or bytes, and nodes already
+// decoded: [NodeObjects]) and [Options], the one settings type of a run (the
 // extension's node selector, the strict subset rule, the cluster's instance types and
 // nodes, the workspace's compute targets, tolerations, paths to exclude) and returns a
 // [Report]: every finding, sorted, each with its
 // file, line, column, field path, type and message; the documents skipped and why; what
 // each deployment and job gets (its [Placement]); and the catalog, with where each of its
 // instance types is defined. The command prints the report; a Go program can act on it.
-// [ReadConfig] reads the command's config file (.instancetype.yaml) into settings for
-// Options.
+// The command's config file (.instancetype.yaml) is the command's: its package
+// (cmd/instancetype/cli) reads it into Options.
 //
 // What Run does, in order:
 //
-//  1. Lists the files of the inputs: a directory is walked for manifests
-//     (manifest.IsManifestName), in lexical order, leaving out paths that match
+//  1. Lists the files of the inputs: a directory is walked for manifests (.yaml, .yml
+//     and .json files), in lexical order, leaving out paths that match
 //     Options.Exclude (relative to the directory walked, or to Options.ExcludeDir: a
 //     config file's patterns are relative to its directory); the same file named twice is
 //     read once. An input that does not exist or cannot be read (a file that cannot be
@@ -27,17 +28,21 @@
 //     reads, so only the path tells.
 //  2. Reads the cluster's instance types (Options.Catalog), nodes (Options.Nodes) and
 //     compute targets (Options.Computes: compute files, or az ml compute list -o json|yaml;
-//     every mapping of a name and a type in them is a compute target, manifest.ScanComputes).
+//     every mapping of a name and a type in them is a compute target, read as az ml prints
+//     it, azureml.RecogniseCompute).
 //     They are not checked, but problems reading them are findings, and so is a file of
 //     Options.Computes that holds no compute target.
-//  3. Reads every file once, as kubectl reads it (package manifest), in parallel, one
-//     document's parse tree at a time per file, and checks each instance type by the rules
-//     of package validate, and, with nodes, that it fits some node (package fit). A
-//     finding of validation at or below a path whose value decoding refused (a number where
-//     a string belongs, a number where a mapping of limits belongs) is left out
-//     (manifest.Document.Locate): decoding has said it, and one mistake gets one finding.
-//     Of each workload, what its check needs is kept for step 5 (its values, and the
-//     positions its findings can be at: about 600 bytes), not its document. Past 32 MiB of
+//  3. Reads every file once, in parallel, one document at a time per file, with kubectl's
+//     own code (package source: apimachinery's reader cuts it, sigs.k8s.io/yaml gives every
+//     value; an Azure ML file is read as azure-ai-ml reads it), decodes each document
+//     (packages decode and azureml), and checks each instance type by the rules of package
+//     validate, and, with nodes, that it fits some node (package fit). A finding of
+//     validation at or below a path whose value decoding refused (a number where a string
+//     belongs, a number where a mapping of limits belongs) is left out
+//     (decode.WithoutRestated): decoding has said it, and one mistake gets one finding. The
+//     line of a finding is looked up (with yaml.v3) only in a document that has one. Of each
+//     workload, what its check needs is kept for step 5 (its values, and its document's
+//     text for the positions of its findings), not its decoded document. Past 32 MiB of
 //     them, the files that hold the rest are read again at step 5, so that memory stays
 //     bounded whatever the number of workloads.
 //  4. Forms the catalog: the built-in default, the cluster's instance types, and over them
@@ -76,8 +81,9 @@
 //     cluster's instance types or nodes count towards its cap; a problem of reading a file
 //     given both that way and as an input is reported once.
 //
-// The report never depends on the order files are read in, and a run holds at most about
-// manifest.MaxNodes parse nodes at once, whatever the number and size of the files and the
-// number of processors: a file's share of that budget is taken before it is read, for what
-// its size allows (all of it, for a file whose size is not known).
+// The report never depends on the order files are read in, and a run converts at most
+// about source.MaxDocument bytes of text at once, whatever the number and size of the files
+// and the number of processors: a file's share of that budget is taken before it is read,
+// for what its size allows (all of it, for a file whose size is not known); a list longer
+// than a megabyte is converted a run of items at a time.
 package lint

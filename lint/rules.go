@@ -7,7 +7,7 @@ import (
 )
 
 // Rule is one rule of the checks: its id, which every finding of it carries
-// (manifest.Finding.Rule, the Origin of its field.Error) and which suppressions name, what
+// (Finding.Rule, the Origin of its field.Error) and which suppressions name, what
 // it checks, and where the documentation explains it.
 type Rule struct {
 	// ID is the rule's id: R1 to R10 for the rules of the source document (R5, the built-in

@@ -4,7 +4,7 @@
 // A [Catalog] is an immutable set of instance types that always holds
 // instancetype.DefaultName: the built-in definition (instancetype.Default) unless a custom
 // instance type of that name overrides it (R5). [Resolve] turns a [workload.Workload] — a
-// training job or an online deployment, as package manifest decodes it — plus the
+// training job or an online deployment, as packages azureml and lint read it — plus the
 // extension's own nodeSelector ([Options]) into a [Placement], or into the field errors
 // that prevent one; package validate's validators take the same [Options]. A [Store] holds
 // the catalog of a controller, fed by informer events (typed instance types, or the

@@ -1,7 +1,7 @@
 // Package workload holds the plain data type of an Azure Machine Learning workload that
 // selects an instance type: a [Workload] of one [Kind], an online deployment
 // ([OnlineDeployment]) or a job on a compute target ([ComputeJob]). Package resolve places
-// a workload, package validate checks it, and the decoders (package manifest) fill it in
+// a workload, package validate checks it, and the decoders (package azureml) fill it in
 // from files; all of them share this type, which holds data only, with no rules of its own
 // beyond where its fields are written ([Workload.InstanceTypePath],
 // [Workload.ResourcesPath]).

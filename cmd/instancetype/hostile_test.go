@@ -345,7 +345,7 @@ func hostileCases() []hostileCase {
 		{
 			// 1.4 million documents of "[" (8 MiB), a syntax error each: 1 million once
 			// took 126 s and 334 MB, every finding kept; a file lists at most
-			// manifest.MaxFileReports findings of its reading, and counts the rest (about
+			// lint's maxFileReports findings of its reading, and counts the rest (about
 			// 7 s and 60 MB; 64 MiB of them, 52 s and 163 MB).
 			name:   "8 MiB of broken documents",
 			data:   func() []byte { return bytes.Repeat([]byte("---\n[\n"), 8<<20/6) },

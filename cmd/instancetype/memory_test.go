@@ -199,7 +199,7 @@ func TestMemoryManyInstanceTypes(t *testing.T) {
 
 // TestMemoryRealNodeList: a real cluster's node list, 3,000 distinct nodes listing 50
 // images each (51 MB, 1.85 million YAML nodes), was refused unread as "about 2.87M nodes",
-// more than manifest.MaxNodes; read in parts, it is read in about 160 MB.
+// more than source.MaxNodes; read item by item, it is read in about 160 MB.
 func TestMemoryRealNodeList(t *testing.T) {
 	slow(t)
 	dir := t.TempDir()

@@ -1,7 +1,7 @@
 package rules
 
 // The rule ids findings carry, in the Origin of their field.Error: set where each error is
-// made (package validate and resolve for the rules of the source document, manifest for
+// made (package validate and resolve for the rules of the source document, decode, azureml and source for
 // the classes of decoding problems, fit for the fit check, lint for suppressions and the
 // config file). Package lint registers each with a description (lint.Rules); a test there
 // fails on an id that is made but not registered, and on one registered but never made.
@@ -39,9 +39,9 @@ const (
 	// ResourceName: a resource name that is neither cpu, memory nor an extended resource.
 	ResourceName = "resource-name"
 
-	// Syntax: text that is not YAML or JSON kubectl reads (manifest.SyntaxError).
+	// Syntax: text that is not YAML or JSON kubectl reads (lint.SyntaxError).
 	Syntax = "syntax"
-	// UnknownField: a field the schema does not have (manifest.UnknownField).
+	// UnknownField: a field the schema does not have (lint.UnknownField).
 	UnknownField = "unknown-field"
 	// DuplicateKey: a key written twice in one mapping, or two merge keys.
 	DuplicateKey = "duplicate-key"
@@ -68,12 +68,12 @@ const (
 	// GPUGivenTwice: both gpu and nvidia.com/gpu in one of an Azure ML deployment's
 	// resource lists, which are one resource.
 	GPUGivenTwice = "gpu-given-twice"
-	// InputLimit: input beyond one of the reader's limits (manifest.InputLimit).
+	// InputLimit: input beyond one of the reader's limits (lint.InputLimit).
 	InputLimit = "input-limit"
-	// Unreadable: a file that cannot be read (manifest.UnreadableFile).
+	// Unreadable: a file that cannot be read (lint.UnreadableFile).
 	Unreadable = "unreadable"
 	// TooManyFindings: the count of a file's findings beyond the most reported
-	// (manifest.TooManyFindings).
+	// (lint.TooManyFindings).
 	TooManyFindings = "too-many-findings"
 	// Nodes: a node of the cluster's (--nodes) that cannot be used as given.
 	Nodes = "nodes"
