@@ -21,10 +21,10 @@ const StdinName = "<stdin>"
 // An Input is a source of manifests: a path of the file system, a file or directory of an
 // fs.FS, a reader, or bytes.
 type Input struct {
-	name string    // the name in findings
-	path string    // an OS path to stat and walk
-	fsys fs.FS     // with root, a file or directory of fsys
-	root string    //
+	name  string    // the name in findings
+	path  string    // an OS path to stat and walk
+	fsys  fs.FS     // with root, a file or directory of fsys
+	root  string    //
 	r     io.Reader // or the contents, read once
 	data  []byte    // or the contents
 	nodes []cluster.Node

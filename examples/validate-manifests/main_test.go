@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amlarc-go/instancetypes/examples"
 	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
+	"github.com/amlarc-go/instancetypes/examples"
 	"github.com/amlarc-go/instancetypes/lint"
 )
 
