@@ -139,7 +139,7 @@ awk -f "$tmp/median.awk" "$raw" >"$tmp/tables.md"
 	cat "$tmp/tables.md"
 	echo
 	echo "The in-process rows split a review's cost: reading and writing the AdmissionReview's JSON (\`ServeHTTP\`"
-	echo "less \`Review\`), decoding the object strictly with package manifest (\`Review\` less \`validate.InstanceType\`),"
+	echo "less \`Review\`), reading and decoding the object strictly with packages source and decode (\`Review\` less \`validate.InstanceType\`),"
 	echo "and validation itself (the last rows); what the load adds to \`ServeHTTP\` is TLS, HTTP and the clients."
 	echo "\`8000-bad-keys\` is the hostile object of the integration test: its answer is bounded at 101 causes."
 	echo "The last table is the cost of many findings in one object (issue 17 asks that 30,000 take at most 12"

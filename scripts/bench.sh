@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark suite, beside apimachinery, strconv, sigs.k8s.io/yaml, yaml.v3 or a naive
-# scan doing the same thing, summarised with benchstat; then the end-to-end comparison
-# (scripts/e2e.sh). It writes BENCHMARKS.md, a generated file (how it was produced, then
+# scan doing the same thing, summarised with benchstat; then the end-to-end comparisons
+# (scripts/e2e.sh, scripts/kubeconform.sh) and the memory of a large cluster's nodes
+# (scripts/nodes.sh). It writes BENCHMARKS.md, a generated file (how it was produced, then
 # every table with its ratios; the webhook's section, which scripts/bench-webhook.sh
 # writes, is kept as it is), and a short summary table into README.md between the lines
 # <!-- bench:summary:start --> and <!-- bench:summary:end -->; without those markers it
@@ -12,7 +13,8 @@
 #   --count N      rounds of the whole suite (default 6, or $COUNT); benchstat wants 6 or
 #                  more for its confidence intervals
 #   --benchtime D  go test -benchtime of each benchmark (default 1s, or $BENCHTIME)
-#   --quick        one round, -benchtime 100ms, 3 end-to-end runs, for trying the script
+#   --quick        one round, -benchtime 100ms, 3 end-to-end runs (2 of scripts/nodes.sh at
+#                  each GOMAXPROCS), for trying the script
 #                  out: the results go to bench.out/ and are printed; BENCHMARKS.md and
 #                  README.md are not changed
 #   --no-e2e       skip the end-to-end comparison
@@ -28,8 +30,9 @@
 # version into a temporary GOBIN through the Go module proxy; it is not added to go.mod.
 #
 # Some benchmark names put the implementation in the middle (BenchmarkParse/ours/1Gi,
-# BenchmarkDecodeList/sigsyaml/items=100), which benchstat cannot use as columns; the results
-# are rewritten to key=value form (BenchmarkParse/impl=ours/in=1Gi) so that
+# BenchmarkInstanceType/valid/apimachinery), which benchstat cannot use as columns; the
+# results are rewritten to key=value form (BenchmarkParse/impl=ours/in=1Gi; BenchmarkDecodeList
+# of package lint is named so already: BenchmarkDecodeList/impl=sigsyaml/items=20k) so that
 # `benchstat -col /impl` puts ours and the others side by side, and the ratios are computed
 # from its CSV output with awk.
 set -euo pipefail
@@ -67,7 +70,19 @@ GOBIN=$tmp/bin go install "golang.org/x/perf/cmd/benchstat@$benchstat_version"
 benchstat=$tmp/bin/benchstat
 
 # The packages with benchmarks.
-pkgs=(./quantity ./manifest ./validate ./resolve ./selector ./fit ./lint)
+pkgs=(./quantity ./validate ./resolve ./selector ./fit ./lint)
+
+# revision names the code measured: $BENCH_REVISION when set (for a copy of the tree
+# without its .git), else the commit checked out, "+ changes" when the tree differs from it.
+revision() {
+	if [ -n "${BENCH_REVISION:-}" ]; then
+		echo "$BENCH_REVISION"
+	elif git rev-parse --short HEAD >/dev/null 2>&1; then
+		echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD 2>/dev/null || echo ' + changes')"
+	else
+		echo unknown
+	fi
+}
 
 # The settings of a run are recorded at the top of its results (benchstat shows them as
 # its configuration), so that --raw can describe the run it summarises.
@@ -85,6 +100,7 @@ else
 		echo "benchtime: $benchtime"
 		echo "command: $cmdline"
 		echo "goversion: $(go env GOVERSION)"
+		echo "revision: $(revision)"
 		echo "started: $(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "load-at-start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 	} >"$raw"
@@ -109,6 +125,13 @@ else
 		cat "$tmp/kc.txt" >>"$tmp/e2e.txt"
 		printf '\n' >>"$tmp/e2e.md"
 		cat "$tmp/kc.md" >>"$tmp/e2e.md"
+		# A large cluster's nodes: time and peak RSS (nodes_*).
+		ndargs=(--summary "$tmp/nodes.md" --values "$tmp/nodes.txt")
+		if [ "$quick" = 1 ]; then ndargs+=(--quick); fi
+		scripts/nodes.sh "${ndargs[@]}" >&2
+		cat "$tmp/nodes.txt" >>"$tmp/e2e.txt"
+		printf '\n' >>"$tmp/e2e.md"
+		cat "$tmp/nodes.md" >>"$tmp/e2e.md"
 		cp "$tmp/e2e.md" "$tmp/e2e.txt" "$out/"
 	fi
 fi
@@ -132,9 +155,6 @@ load_end=$(sed -n 's/^# finished \([^,]*\), load average \(.*\)$/\2/p' "$raw" | 
 # Rewrite names so that the implementation is a key (impl=ours first, as the baseline).
 sed -E \
 	-e 's#^Benchmark(Parse|Cmp|String|AppendText)/(ours|apimachinery|strconv)/#Benchmark\1/impl=\2/in=#' \
-	-e 's#^BenchmarkDecodeList/manifest/#BenchmarkDecodeList/impl=ours/#' \
-	-e 's#^BenchmarkDecodeList/manifest-1cpu/#BenchmarkDecodeList/impl=ours-1cpu/#' \
-	-e 's#^BenchmarkDecodeList/(sigsyaml|yamlv3node)/#BenchmarkDecodeList/impl=\1/#' \
 	-e 's#^BenchmarkInstanceType/(valid|invalid)/parse\+validate#BenchmarkInstanceType/obj=\1/impl=ours#' \
 	-e 's#^BenchmarkInstanceType/(valid|invalid)/validate#BenchmarkInstanceType/obj=\1/impl=ours-decoded#' \
 	-e 's#^BenchmarkInstanceType/(valid|invalid)/apimachinery#BenchmarkInstanceType/obj=\1/impl=apimachinery#' \
@@ -148,7 +168,7 @@ sed -E \
 awk '!/^Benchmark/ || /\/impl=/' "$tmp/normalized.txt" >"$tmp/compared.txt"
 awk '!/^Benchmark/ || !/\/impl=/' "$tmp/normalized.txt" >"$tmp/alone.txt"
 
-cols='/impl@(ours ours-1cpu ours-decoded apimachinery strconv sigsyaml yamlv3node naive)'
+cols='/impl@(ours ours-1cpu ours-decoded lint apimachinery strconv sigsyaml yamlv3node naive)'
 units='.unit:(sec/op OR allocs/op)'
 "$benchstat" -col "$cols" -filter "$units" "$tmp/compared.txt" >"$out/benchstat-compared.txt" 2>/dev/null
 "$benchstat" -col "$cols" -filter "$units" -format csv "$tmp/compared.txt" >"$out/benchstat-compared.csv" 2>/dev/null
@@ -164,6 +184,7 @@ if [ -n "$model" ] && [ "$model" != "$cpu" ]; then cpu="$cpu ($model in /proc/cp
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
 procs=$(first sed -n 's/^Benchmark[^ \t]*-\([0-9][0-9]*\)[ \t].*/\1/p' "$raw")
 goversion=$(first sed -n 's/^goversion: //p' "$raw")
+coderev=$(first sed -n 's/^revision: //p' "$raw" || true)
 : "${goversion:=$(go env GOVERSION)}"
 goosarch=$(first sed -n 's/^goos: //p' "$raw")/$(first sed -n 's/^goarch: //p' "$raw")
 kernel=$(uname -sr 2>/dev/null || echo unknown)
@@ -190,15 +211,16 @@ function span(lo, hi) { return (lo == hi) ? allocs(lo) : allocs(lo) "–" allocs
 function lab(fam, im) { return ((fam, im) in flabel) ? flabel[fam, im] : label[im] }
 BEGIN {
 	FS = ","
-	label["ours"] = "ours"; label["ours-decoded"] = "ours, validate only"; label["ours-1cpu"] = "ours on one processor"
+	label["ours"] = "ours"; label["ours-decoded"] = "ours, validate only"; label["ours-1cpu"] = "ours on one processor"; label["lint"] = "`lint.Run`"
 	label["apimachinery"] = "apimachinery"; label["strconv"] = "strconv.ParseInt"
 	label["sigsyaml"] = "sigs.k8s.io/yaml"; label["yamlv3node"] = "yaml.v3 nodes"; label["naive"] = "naive"
 	flabel["Check", "ours"] = "fit.Index"; flabel["Check", "naive"] = "naive scan"
+	flabel["DecodeList", "ours"] = "source + decode"; flabel["DecodeList", "ours-1cpu"] = "source + decode on one processor"
 	title["Parse"] = "`quantity.Parse` — beside `resource.ParseQuantity`, and `strconv.ParseInt` on the value's bare digits"
 	title["Cmp"] = "`Quantity.Cmp` — beside `resource.Quantity.Cmp`"
 	title["String"] = "`Quantity.String` — beside `resource.Quantity.String` of a computed quantity (no cached text)"
 	title["AppendText"] = "`Quantity.AppendText` — beside `resource.Quantity.CanonicalizeBytes`"
-	title["DecodeList"] = "Decoding an InstanceTypeList — `manifest.Parse` (strict, every node's position, findings) beside `sigs.k8s.io/yaml` into the API types and a bare `go.yaml.in/yaml/v3` parse into nodes"
+	title["DecodeList"] = "Reading an InstanceTypeList as `instancetype validate` reads it — `source.Scan` + `decode.Document` (kubectl's values, strict decoding), and `lint.Run` of the same bytes (every rule, the report), beside a bare `sigs.k8s.io/yaml.Unmarshal` into `instancetype.InstanceTypeList` and a bare `go.yaml.in/yaml/v3` parse into nodes (what looking up a finding's position parses, on demand)"
 	title["InstanceType"] = "Validating an instance type — ours from text (`ParseAmount` + `validate.InstanceType`) beside apimachinery's validators and `resource.ParseQuantity` from the same text; and ours on an already decoded object"
 	title["Workload"] = "Validating a deployment against its instance type — `validate.Workload` beside parsing and comparing with apimachinery"
 	title["Resolve"] = "Resolving a deployment — `resolve.Resolve` and `resolve.Store` beside a map (behind a `sync.RWMutex` in parallel), `labels.Merge` and `resource.Quantity.Cmp`"
@@ -269,7 +291,7 @@ function stats(fam, im,   r, row, t, base, ratio, a) {
 }
 # demands(row): the number of demands a row of BenchmarkCheck checks per op.
 function demands(row,   d) { d = row; if (!sub(/.*demands=/, "", d)) return 0; sub(/[^0-9].*/, "", d); return d + 0 }
-function table(fam,   k, im, hdr, sep, isfirst, r, row, base, line, t, a, summary, nd) {
+function table(fam,   k, im, hdr, sep, isfirst, r, row, base, line, t, a, summary, nd, s, o, o1, l, l1, y) {
 	printf "\n### %s\n\n", (fam in title) ? title[fam] : fam
 	hdr = "| " ((fam in first) ? first[fam] : "benchmark") " |"; sep = "| --- |"
 	for (k = 1; k <= nimpl[fam]; k++) {
@@ -298,7 +320,7 @@ function table(fam,   k, im, hdr, sep, isfirst, r, row, base, line, t, a, summar
 	summary = ""
 	for (k = 1; k <= nimpl[fam]; k++) {
 		im = impls[fam, k]
-		if (im == "ours" || im == "ours-decoded" || im == "ours-1cpu" || !stats(fam, im)) continue
+		if (im == "ours" || im == "ours-decoded" || im == "ours-1cpu" || im == "lint" || !stats(fam, im)) continue
 		summary = summary (summary == "" ? "" : "; ") lab(fam, im) " takes **" times(st_g) "** " poss(lab(fam, "ours")) " time"
 		if (st_n > 1)
 			summary = summary sprintf(" in geometric mean over the %d rows (from %s on %s to %s on %s)", st_n, times(st_min), st_minrow, times(st_max), st_maxrow)
@@ -309,8 +331,12 @@ function table(fam,   k, im, hdr, sep, isfirst, r, row, base, line, t, a, summar
 	if (fam == "Cmp" && stats(fam, "apimachinery"))
 		printf "\nPer comparison on average (the total time of the %d comparisons, divided by %d): apimachinery takes %s, ours %s: **%s**.\n", st_n, st_n, human(st_mi), human(st_mo), times(st_ti / st_to)
 	if (fam == "DecodeList") {
-		o1 = val["sec/op", fam, "items=20k", "ours-1cpu"]; y = val["sec/op", fam, "items=20k", "yamlv3node"]
-		if (o1 != "" && y != "") printf "\nOn one processor (GOMAXPROCS=1, no list read in parts), `manifest.Parse` of the 20,000-item list takes %s the time of the bare yaml.v3 parse.\n", times(o1 / y)
+		# DESIGN.md §4: instancetype validate at most 1.2× the bare sigs.k8s.io/yaml decode.
+		s = val["sec/op", fam, "items=20k", "sigsyaml"]
+		o = val["sec/op", fam, "items=20k", "ours"]; o1 = val["sec/op", fam, "items=20k", "ours-1cpu"]; l = val["sec/op", fam, "items=20k", "lint"]
+		if (s != "" && o != "") printf "\nOf the 20,000-item list, `source.Scan` + `decode.Document` take %s the time of the bare `sigs.k8s.io/yaml.Unmarshal`%s%s (DESIGN.md §4's target for the command: at most 1.2×).\n", times(o / s), (o1 != "" ? sprintf(" (%s on one processor)", times(o1 / s)) : ""), (l != "" ? sprintf(", and `lint.Run` %s", times(l / s)) : "")
+		l1 = val["sec/op", fam, "items=20k-one-finding", "lint"]
+		if (l != "" && l1 != "") printf "\nOne finding in the list (an unknown field in item 10,000) makes `lint.Run` take %s its time without findings: the cost of finding where the finding is, asked of yaml.v3 only when there is one.\n", times(l1 / l)
 	}
 	if (fam == "Resolve") {
 		small = val["sec/op", fam, "catalog=10", "ours"]; big = val["sec/op", fam, "catalog=10000", "ours"]
@@ -342,6 +368,8 @@ function summaryrow(what, ours, other, theirs, ratio, al) {
 	printf "| %s | %s | %s | %s | %s | %s |\n", what, ours, other, theirs, ratio, al > summary
 }
 function e2eval(k) { return (k in e2ev) ? e2ev[k] : "" }
+# cpupart(k): ", X× its processor time" from the end-to-end value k, when measured.
+function cpupart(k) { return (e2eval(k) == "" || e2eval(k) == "NA") ? "" : ", " e2eval(k) "× its processor time" }
 function mib(kb) { return (kb == "" || kb == "NA") ? "n/a" : sprintf("%.0f MiB", kb / 1024) }
 function writesummary(   fam, row, o, t, nd, ratio, line) {
 	print "| measured | ours | compared with | its time | its time ÷ ours | allocs/op (ours / its) |" > summary
@@ -359,11 +387,16 @@ function writesummary(   fam, row, o, t, nd, ratio, line) {
 		summaryrow(sprintf("`Quantity.Cmp`, mean of %d comparisons", st_n),
 			human(st_mo), "`resource.Quantity.Cmp`", human(st_mi),
 			"**" times(st_ti / st_to) "** on average; **" times(st_g) "** in geometric mean (" times(st_min) " on " st_minrow " to " times(st_max) " on " st_maxrow ")", span(st_olo, st_ohi) " / " span(st_alo, st_ahi))
-	o = val["sec/op", "DecodeList", "items=20k", "ours"]; t = val["sec/op", "DecodeList", "items=20k", "yamlv3node"]
+	o = val["sec/op", "DecodeList", "items=20k", "ours"]; t = val["sec/op", "DecodeList", "items=20k", "sigsyaml"]
 	if (o != "" && t != "")
-		summaryrow("`manifest.Parse`, 20,000-item InstanceTypeList", human(o),
-			"a bare `go.yaml.in/yaml/v3` parse into nodes", human(t), "**" times(t / o) "**",
-			allocs(val["allocs/op", "DecodeList", "items=20k", "ours"]) " / " allocs(val["allocs/op", "DecodeList", "items=20k", "yamlv3node"]))
+		summaryrow("`source.Scan` + `decode.Document` (kubectl's values, strict decoding), 20,000-item InstanceTypeList", human(o),
+			"a bare `sigs.k8s.io/yaml.Unmarshal` into `instancetype.InstanceTypeList`", human(t), "**" times(t / o) "** (ours takes " times(o / t) " its time)",
+			allocs(val["allocs/op", "DecodeList", "items=20k", "ours"]) " / " allocs(val["allocs/op", "DecodeList", "items=20k", "sigsyaml"]))
+	o = val["sec/op", "DecodeList", "items=20k", "lint"]
+	if (o != "" && t != "")
+		summaryrow("`lint.Run` (reading, every rule, the report), the same list", human(o),
+			"the same bare decode", human(t), "**" times(t / o) "** (ours takes " times(o / t) " its time)",
+			allocs(val["allocs/op", "DecodeList", "items=20k", "lint"]) " / " allocs(val["allocs/op", "DecodeList", "items=20k", "sigsyaml"]))
 	o = val["sec/op", "InstanceType", "valid", "ours"]; t = val["sec/op", "InstanceType", "valid", "apimachinery"]
 	if (o != "" && t != "")
 		summaryrow("validating an instance type from text (`ParseAmount` + `validate.InstanceType`)", human(o),
@@ -388,20 +421,25 @@ function writesummary(   fam, row, o, t, nd, ratio, line) {
 		ratio = e2eval("bare_median_us") / e2eval("ours_median_us")
 		summaryrow(sprintf("`instancetype validate`, %s-item list (%.1f MB), median of %d runs", commas(e2eval("items")), e2eval("bytes") / 1e6, e2eval("runs")),
 			sprintf("%.3f s", e2eval("ours_median_us") / 1e6), "a bare `sigs.k8s.io/yaml` decode (`scripts/sigsdecode`)", sprintf("%.3f s", e2eval("bare_median_us") / 1e6),
-			"**" times(ratio) "** (ours takes " e2eval("ratio") "× its time)",
+			"**" times(ratio) "** (ours takes " e2eval("ratio") "× its time" cpupart("cpu_ratio") ")",
 			"peak RSS " mib(e2eval("ours_rss_kb")) " / " mib(e2eval("bare_rss_kb")) (e2eval("rss_ratio") != "NA" ? " (" e2eval("rss_ratio") "×)" : ""))
 	} else
 		summaryrow("`instancetype validate` of a 20,000-item list", "–", "a bare `sigs.k8s.io/yaml` decode", "–", "not measured in this run", "–")
 	if (e2eval("list_ratio") != "")
 		summaryrow("`instancetype validate`, the same list", sprintf("%.3f s", e2eval("list_ours_median_us") / 1e6),
 			"kubeconform v0.8.0 `-strict`, schemas from the CRD (`scripts/kubeconform.sh`)", sprintf("%.3f s", e2eval("list_kc_median_us") / 1e6),
-			"**" times(e2eval("list_kc_median_us") / e2eval("list_ours_median_us")) "** (ours takes " e2eval("list_ratio") "× its time)",
+			"**" times(e2eval("list_kc_median_us") / e2eval("list_ours_median_us")) "** (ours takes " e2eval("list_ratio") "× its time" cpupart("list_cpu_ratio") ")",
 			"peak RSS " mib(e2eval("list_ours_rss_kb")) " / " mib(e2eval("list_kc_rss_kb")))
 	if (e2eval("small_ratio") != "")
 		summaryrow("`instancetype validate`, 2,000 files of one InstanceType", sprintf("%.3f s", e2eval("small_ours_median_us") / 1e6),
 			"kubeconform v0.8.0 `-strict`", sprintf("%.3f s", e2eval("small_kc_median_us") / 1e6),
-			"**" times(e2eval("small_kc_median_us") / e2eval("small_ours_median_us")) "** (ours takes " e2eval("small_ratio") "× its time)",
+			"**" times(e2eval("small_kc_median_us") / e2eval("small_ours_median_us")) "** (ours takes " e2eval("small_ratio") "× its time" cpupart("small_cpu_ratio") ")",
 			"peak RSS " mib(e2eval("small_ours_rss_kb")) " / " mib(e2eval("small_kc_rss_kb")))
+	if (e2eval("nodes_p2_median_us") != "")
+		summaryrow(sprintf("`instancetype validate --nodes`, %s nodes (`kubectl get nodes -o yaml`, %.0f MB), GOMAXPROCS 1 / 2 / 16", commas(e2eval("nodes_count")), e2eval("nodes_bytes") / 1e6),
+			sprintf("%.2f s / %.2f s / %.2f s", e2eval("nodes_p1_median_us") / 1e6, e2eval("nodes_p2_median_us") / 1e6, e2eval("nodes_p16_median_us") / 1e6),
+			"the bound of 512 MiB of peak memory (`scripts/nodes.sh`)", "–", "–",
+			"peak RSS " mib(e2eval("nodes_p1_rss_kb")) " / " mib(e2eval("nodes_p2_rss_kb")) " / " mib(e2eval("nodes_p16_rss_kb")))
 }
 END {
 	if (e2e != "") while ((getline line < e2e) > 0) { split(line, kv, " "); e2ev[kv[1]] = kv[2] }
@@ -428,10 +466,12 @@ perround=$(printf ' %s' "${pkgs[@]}")
 	echo "- **Date**: $date (UTC)${started:+, the suite started at ${started#*T}}${finished:+ and ended at ${finished#*T}}."
 	echo "- **Machine**: $cpu; $cores cores, GOMAXPROCS ${procs:-$cores}; $memory of memory; $kernel; shared with other work (load average at the start ${load_start:-unknown}${load_end:+, at the end $load_end})."
 	echo "- **Go**: $goversion $goosarch; benchstat \`golang.org/x/perf/cmd/benchstat@$benchstat_version\`."
+	echo "- **Code**: ${coderev:-unknown} (the commit measured)."
 	echo "- **Command**: \`${runcmd:-scripts/bench.sh}\`: $count round$([ "$count" = 1 ] || echo s); in each round, for each of${perround} in turn,"
 	echo "  \`go test -run '^\$' -bench . -benchmem -benchtime $benchtime -count 1 <package>\`."
 	if [ -f "$tmp/e2e.txt" ]; then
-		echo "  Then \`scripts/e2e.sh\` and \`scripts/kubeconform.sh\`: $(sed -n 's/^runs //p' "$tmp/e2e.txt") runs of each program, alternating."
+		echo "  Then \`scripts/e2e.sh\` and \`scripts/kubeconform.sh\`: $(sed -n 's/^runs //p' "$tmp/e2e.txt") runs of each program, alternating;"
+		echo "  and \`scripts/nodes.sh\`: $(sed -n 's/^nodes_runs //p' "$tmp/e2e.txt") runs at each GOMAXPROCS."
 	else
 		echo "  The end-to-end comparison (\`scripts/e2e.sh\`) was not part of this run."
 	fi

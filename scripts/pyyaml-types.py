@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes azureml/testdata/pyyaml/types.tsv: plain scalars drawn from the characters that
 YAML 1.1's numbers, booleans and nulls are made of, each with the type PyYAML's safe loader
-(what azure-ai-ml reads Azure ML files with) gives it, as manifest's pyYAMLType names it.
+(what azure-ai-ml reads Azure ML files with) gives it, as azureml's pyYAMLType names it.
 TestPyYAMLTypeRecorded holds pyYAMLType to the file.
 
 Usage: python3 scripts/pyyaml-types.py   (needs PyYAML; the file says which version wrote it)
