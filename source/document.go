@@ -469,6 +469,9 @@ func (d *Document) numberProblem(num string) *Problem {
 
 // numberRefused says why kubectl refuses a document that holds the number num.
 func numberRefused(num string) string {
+	if num == "" {
+		return "kubectl refuses this document as it decodes it"
+	}
 	if len(num) > 40 {
 		num = num[:20] + "…" + num[len(num)-10:]
 	}

@@ -50,6 +50,8 @@ type chunk struct {
 	json   []byte // its value: a JSON list of the items (YAML), or the item (JSON)
 	dups   bool
 	isJSON bool
+	// refused: kubectl refuses the list at this item, as it decodes it (kubectlDecodes).
+	refused bool
 
 	treeOnce sync.Once
 	tree     *tree
@@ -133,9 +135,10 @@ func (d *Document) Items(fn func(i int, v any) bool) {
 				return
 			}
 			if c.isJSON {
-				if n := beyondFloat(v); n != "" {
-					// kubectl refuses the list, as it refuses any document that holds such a
-					// number: no item from here on is read.
+				if c.refused {
+					// kubectl refuses the list, as it refuses any document that holds a
+					// number it cannot convert: no item from here on is read.
+					n := beyondFloat(c.text)
 					l.problem = &Problem{Position: c.at, Kind: Refused, Message: numberRefused(n)}
 					if t := c.parsed(); t.root != nil {
 						if at := find(t.root, 0, isNumber(n)); at != nil {
@@ -432,11 +435,12 @@ func (s *scanner) longJSON(d *Document) bool {
 				return false
 			}
 			v, err := jsonValue(raw)
-			if err != nil || beyondFloat(v) != "" {
+			refused, dups := kubectlDecodes(raw)
+			if err != nil || refused {
 				return false
 			}
 			top[key] = v
-			l.dups = l.dups || jsonDuplicates(raw)
+			l.dups = l.dups || dups
 			continue
 		}
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
@@ -455,7 +459,7 @@ func (s *scanner) longJSON(d *Document) bool {
 				at.Column += d.Column - 1
 			}
 			c := &chunk{text: text[start:end], at: at, first: l.items, count: 1, json: text[start:end], isJSON: true}
-			c.dups = jsonDuplicates(raw)
+			c.refused, c.dups = kubectlDecodes(raw)
 			l.dups = l.dups || c.dups
 			l.chunks = append(l.chunks, c)
 			l.items++
@@ -471,13 +475,13 @@ func (s *scanner) longJSON(d *Document) bool {
 	return true
 }
 
-// jsonDuplicates reports a key set twice in an object of the JSON value raw, as the API
-// server's strict decoding (sigs.k8s.io/json) finds it.
-func jsonDuplicates(raw []byte) bool {
-	if !bytes.Contains(raw, []byte(`"`)) {
-		return false
-	}
+// kubectlDecodes decodes the JSON value raw as kubectl decodes a document it has read
+// (sigs.k8s.io/json, as k8s.io/apimachinery/pkg/util/json calls it: every number converted
+// to an int64 or a float64 as it is read, even one a later key replaces), and reports
+// whether kubectl refuses it, and whether an object of it sets a key twice, as the API
+// server's strict decoding finds it.
+func kubectlDecodes(raw []byte) (refused, dups bool) {
 	var v any
 	strict, err := sigsjson.UnmarshalStrict(raw, &v, sigsjson.DisallowDuplicateFields)
-	return err == nil && len(strict) > 0
+	return err != nil, err == nil && len(strict) > 0
 }

@@ -141,7 +141,8 @@ func (s *scanner) scan(data []byte) {
 	}
 	s.text = text
 	s.lines = lineCursor{text: text, line: 1}
-	if _, _, isJSON := utilyaml.GuessJSONStream(bytes.NewReader(text), 4096); isJSON {
+	// GuessJSONStream's test on its first 4,096 bytes, without its buffered reader.
+	if utilyaml.IsJSONBuffer(text[:min(len(text), 4096)]) {
 		s.jsonStream()
 	} else {
 		s.yamlStream(0)
@@ -574,45 +575,40 @@ func (s *scanner) jsonDocument(raw []byte, start int) {
 		}
 	} else {
 		v, err := jsonValue(raw)
+		refused, dups := kubectlDecodes(raw)
 		switch {
 		case err != nil:
 			d.Problem = &Problem{Position: pos, Kind: Syntax, Message: err.Error()}
-		case beyondFloat(v) != "":
-			d.Problem, v = d.numberProblem(beyondFloat(v)), nil
+		case refused:
+			d.Problem, v = d.numberProblem(beyondFloat(raw)), nil
 		}
-		d.Value, d.dups = v, jsonDuplicates(raw)
+		d.Value, d.dups = v, dups
 	}
 	s.emit(d)
 }
 
-// beyondFloat returns a number of the JSON value v (decoded with UseNumber) that is
-// neither an int64 nor a float64, or "": kubectl's decoder converts every number of an
-// object to one of them (k8s.io/apimachinery/pkg/util/json), and refuses the document
-// when it cannot. (A YAML document's numbers are Go's own: sigs.k8s.io/yaml reads a
-// number beyond a float's range as a string.)
-func beyondFloat(v any) string {
-	switch v := v.(type) {
-	case json.Number:
-		if _, err := v.Int64(); err == nil {
+// beyondFloat returns the first number of the JSON value raw that is neither an int64 nor
+// a float64, or "": kubectl's decoder converts every number of a document to one of them as
+// it reads it (kubectlDecodes), and refuses the document when it cannot. (A YAML document's
+// numbers are Go's own: sigs.k8s.io/yaml reads a number beyond a float's range as a
+// string.)
+func beyondFloat(raw []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	for {
+		t, err := dec.Token()
+		if err != nil {
 			return ""
 		}
-		if _, err := v.Float64(); err != nil {
-			return string(v)
-		}
-	case map[string]any:
-		for _, e := range v {
-			if n := beyondFloat(e); n != "" {
-				return n
+		if n, ok := t.(json.Number); ok {
+			if _, err := n.Int64(); err == nil {
+				continue
 			}
-		}
-	case []any:
-		for _, e := range v {
-			if n := beyondFloat(e); n != "" {
-				return n
+			if _, err := n.Float64(); err != nil {
+				return string(n)
 			}
 		}
 	}
-	return ""
 }
 
 // jsonProblem records the error kubectl's decoder stops at, in a JSON stream whose last value
