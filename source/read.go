@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -257,6 +258,12 @@ type yamlDoc struct {
 	err   error
 }
 
+// lineBuffers holds the buffered readers under kubectl's YAML reader: bufio's default
+// 4,096 bytes, as kubectl's, since a line of that length at the end of a file is where
+// its reader loses the line (LosesLastLine). The reader copies every line it returns, so a
+// buffer is free again once a file is cut.
+var lineBuffers = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
+
 // eachYAML cuts the text from offset from into YAML documents as kubectl's YAML reader
 // does, calling fn with each until it returns false, and returns the cursor where the
 // reader stopped. The reader ends a document at a "---" line (which it consumes) when it
@@ -264,7 +271,10 @@ type yamlDoc struct {
 func eachYAML(text []byte, from int, marker string, fn func(yamlDoc) bool) *lineCursor {
 	lc := &lineCursor{text: text, line: 1}
 	lc.moveTo(from)
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(text[from:])))
+	br := lineBuffers.Get().(*bufio.Reader)
+	defer lineBuffers.Put(br)
+	br.Reset(bytes.NewReader(text[from:]))
+	r := utilyaml.NewYAMLReader(br)
 	for {
 		doc, err := r.Read()
 		if err == io.EOF {

@@ -58,16 +58,12 @@ func main() {
 	os.Exit(cli.Main(os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Color: cli.ColorWanted(os.Stdout)}))
 }
 
-// tuneGC lets the heap grow a little more between collections than Go's default, up to a
-// soft memory limit: the command reads its inputs once and exits, and most of what it
-// allocates is parse trees it drops a few hundred items later. Measured on a 20,000-item
-// list (5 MB): 0.44 s and 160 MB with these settings, 0.45 s and 200 MB with Go's
-// defaults; 100 files of 1 MB peak at 57 MB. GOGC and GOMEMLIMIT in the environment still
-// win.
+// tuneGC sets a soft memory limit, so that a large input makes the collector work harder
+// before the heap grows past it; the collector's pace is otherwise Go's default (GOGC 100).
+// Measured: a higher GOGC (150) saves a tenth of the time on a 20,000-item list (5 MB) but
+// raises the peak memory on 2,000 small files above kubeconform's (32 MB against 29 MB).
+// GOGC and GOMEMLIMIT in the environment win.
 func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(150)
-	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(160 << 20)
 	}
