@@ -52,6 +52,8 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		return ExitUsage
 	}
 	w := writer{Env: e, cmd: cmd, catalogHint: extra.CatalogHint, program: name}
+	stdout := newGuard(e.Stdout, guardFor(o.output))
+	w.Stdout = stdout
 	switch o.output {
 	case "json":
 		err = w.json(r)
@@ -63,6 +65,9 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		err = w.junit(r)
 	default:
 		err = w.text(r)
+	}
+	if ferr := stdout.Flush(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "%s %s: writing output: %s\n", name, cmd, userText(err.Error()))

@@ -55,6 +55,11 @@ func Main(args []string, e Env) int { return Program{}.Main(args, e) }
 // list, rules, completion (instancetype's alone), version and help; what Run returns for
 // one of p.Commands.
 func (p Program) Main(args []string, e Env) int {
+	// Errors and summaries repeat paths and values: no line of them may read as a CI
+	// runner's command (ciguard.go).
+	stderr := newGuard(e.Stderr, guardText)
+	defer stderr.Flush()
+	e.Stderr = stderr
 	if len(args) == 0 {
 		fmt.Fprint(e.Stderr, p.usage())
 		return ExitUsage
