@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strconv"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
@@ -38,6 +41,14 @@ type Node struct {
 	// Pods is the number of those pods. When Allocatable holds "pods" (the kubelet always
 	// sets it), each pod takes one of them, as the scheduler counts them.
 	Pods int
+	// AllocatableUnits, when not nil, is the node's allocatable in the scheduler's units,
+	// and Compute counts with it instead of Allocatable: for each resource, the MilliValue
+	// (cpu) or Value (every other) of the resource.Quantity the API server sent, as the
+	// scheduler takes it ([Units]). NodeOf sets it, so that an amount beyond what package
+	// quantity holds ("1e19", "40000000000000000001"), which Allocatable leaves out, counts
+	// as the scheduler counts it: zero, or wrapped around the int64 range as apimachinery
+	// computes it.
+	AllocatableUnits map[instancetype.ResourceName]int64
 }
 
 // Options are the settings of Compute.
@@ -174,25 +185,35 @@ type counter struct {
 
 func newCounter(nodes []Node, label string) *counter {
 	c := &counter{nodes: nodes, res: map[instancetype.ResourceName]int{}, pool: make([]int, len(nodes)), pods: make([]int64, len(nodes))}
+	column := func(name instancetype.ResourceName) {
+		if _, ok := c.res[name]; !ok && name != ResourcePods {
+			c.res[name] = len(c.res)
+		}
+	}
 	for i := range nodes {
-		for name := range nodes[i].Allocatable {
-			if _, ok := c.res[name]; !ok && name != ResourcePods {
-				c.res[name] = len(c.res)
+		if units := nodes[i].AllocatableUnits; units != nil {
+			for name := range units {
+				column(name)
 			}
+			continue
+		}
+		for name := range nodes[i].Allocatable {
+			column(name)
 		}
 	}
 	c.cols = len(c.res)
 	c.free = make([]int64, len(nodes)*c.cols)
+	units := unitCache{}
 	for i := range nodes {
 		x := &nodes[i]
 		c.pods[i] = -1
-		for name, q := range x.Allocatable {
+		units.each(x, func(name instancetype.ResourceName, n int64) {
 			if name == ResourcePods {
-				c.pods[i] = free(q.Value(), int64(x.Pods))
-				continue
+				c.pods[i] = free(n, int64(x.Pods))
+				return
 			}
-			c.free[i*c.cols+c.res[name]] = free(Units(name, q), x.Requested[name])
-		}
+			c.free[i*c.cols+c.res[name]] = free(n, x.Requested[name])
+		})
 	}
 	names := make([]string, len(nodes))
 	for i := range nodes {
@@ -238,13 +259,59 @@ type request struct {
 	col  int
 }
 
-// Units returns q in the scheduler's units for the resource name: millicores for cpu
-// (MilliValue), the resource's own unit for every other (Value), each rounded up.
+// Units returns q in the scheduler's units for the resource name, as the scheduler of
+// Kubernetes counts an amount it reads from the API server: millicores for cpu
+// (MilliValue), the resource's own unit for every other (Value), each rounded up, of q's
+// canonical text as resource.ParseQuantity reads it — the scheduler's NewResource and
+// Resource.Add (k8s.io/kubernetes/pkg/scheduler/framework) take these apimachinery
+// methods of the quantities it decodes, and so does Units, rather than computing them
+// anew.
+//
+// Where the amount in those units does not fit an int64, the result is apimachinery's,
+// not q's (which [quantity.Quantity.MilliValue] saturates): 0 for cpu "1e18" (10^21
+// millicores), −1000 for cpu "9223372036854775807", −2^63 for cpu "1Ei". The scheduler
+// finds no room on a node whose allocatable so comes to zero or less, and checks no
+// request that comes to zero or less; Compute does the same.
 func Units(name instancetype.ResourceName, q quantity.Quantity) int64 {
-	if name == instancetype.ResourceCPU {
-		return q.MilliValue()
+	r, err := resource.ParseQuantity(q.String())
+	if err != nil { // q's text always parses; kept so that a change there cannot panic
+		r = q.ToResource()
 	}
-	return q.Value()
+	return schedulerUnits(corev1.ResourceName(name), r)
+}
+
+// unitCache holds what Units gave for amounts already seen: the nodes of a pool share
+// theirs, so that Compute parses each amount once.
+type unitCache map[unitKey]int64
+
+type unitKey struct {
+	cpu bool
+	q   quantity.Quantity
+}
+
+// units is Units(name, q), from the cache when it has it.
+func (u unitCache) units(name instancetype.ResourceName, q quantity.Quantity) int64 {
+	k := unitKey{name == instancetype.ResourceCPU, q}
+	n, ok := u[k]
+	if !ok {
+		n = Units(name, q)
+		u[k] = n
+	}
+	return n
+}
+
+// each calls f with each resource node x allocates and its amount in the scheduler's
+// units: x.AllocatableUnits when set, else Units of each amount of x.Allocatable.
+func (u unitCache) each(x *Node, f func(instancetype.ResourceName, int64)) {
+	if x.AllocatableUnits != nil {
+		for name, n := range x.AllocatableUnits {
+			f(name, n)
+		}
+		return
+	}
+	for name, q := range x.Allocatable {
+		f(name, u.units(name, q))
+	}
 }
 
 // rank orders resources for ties of LimitedBy: extended resources (by name), then cpu,

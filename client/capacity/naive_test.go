@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/amlarc-go/instancetypes/client/capacity"
 	"github.com/amlarc-go/instancetypes/instancetype"
 )
@@ -100,16 +102,19 @@ func naivePool(x capacity.Node, label string) string {
 	return x.Labels["agentpool"]
 }
 
-// naiveAllocatable is the node's allocatable amount of name, in the scheduler's units.
+// naiveAllocatable is the node's allocatable amount of name, in the scheduler's units:
+// apimachinery's MilliValue (cpu) or Value of the amount as the API server sends it (its
+// canonical text, parsed), as the scheduler's framework.Resource takes it.
 func naiveAllocatable(x capacity.Node, name instancetype.ResourceName) int64 {
 	q, ok := x.Allocatable[name]
 	if !ok {
 		return 0
 	}
+	r := resource.MustParse(q.String())
 	if name == "cpu" {
-		return q.MilliValue()
+		return r.MilliValue()
 	}
-	return q.Value()
+	return r.Value()
 }
 
 // naiveOnNode adds pods one at a time, and returns how many fit and the resource that
@@ -121,8 +126,8 @@ func naiveOnNode(x capacity.Node, reqs map[instancetype.ResourceName]int64) (int
 	}
 	pods := int64(x.Pods)
 	podsLimit, limited := int64(0), false
-	if q, ok := x.Allocatable["pods"]; ok {
-		podsLimit, limited = q.Value(), true
+	if _, ok := x.Allocatable["pods"]; ok {
+		podsLimit, limited = naiveAllocatable(x, "pods"), true
 	}
 	var n int64
 	for {

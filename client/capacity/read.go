@@ -267,9 +267,10 @@ func instanceTypeOf(item map[string]any) InstanceType {
 	return it
 }
 
-// ReadNodes lists the cluster's nodes, keeping what Compute needs of each: a *ListError
-// when RBAC forbids listing them. An allocatable amount that does not convert (beyond
-// what package quantity holds) is left out, as if the node had none of it.
+// ReadNodes lists the cluster's nodes, keeping what Compute needs of each (NodeOf): a
+// *ListError when RBAC forbids listing them. An allocatable amount beyond what package
+// quantity holds is left out of Node.Allocatable, and counted as the scheduler counts it
+// (Node.AllocatableUnits).
 func (r *Reader) ReadNodes(ctx context.Context) ([]Node, error) {
 	var out []Node
 	err := r.paginate(ctx, metav1.ListOptions{}, func() { out = out[:0] }, func(opts metav1.ListOptions) (string, error) {
@@ -289,13 +290,16 @@ func (r *Reader) ReadNodes(ctx context.Context) ([]Node, error) {
 }
 
 // NodeOf returns what Compute needs of a v1 Node, with no pods: its name, labels
-// (shared with n), allocatable (amounts that package quantity cannot hold left out),
-// taints and cordon.
+// (shared with n), allocatable (in Allocatable, amounts that package quantity cannot hold
+// left out; in AllocatableUnits, every amount as the scheduler counts it, by
+// apimachinery's MilliValue and Value of n's quantities), taints and cordon.
 func NodeOf(n *corev1.Node) Node {
 	x := Node{Node: cluster.Node{Name: n.Name, Labels: n.Labels, Unschedulable: n.Spec.Unschedulable}}
 	if len(n.Status.Allocatable) > 0 {
 		x.Allocatable = make(map[instancetype.ResourceName]quantity.Quantity, len(n.Status.Allocatable))
+		x.AllocatableUnits = make(map[instancetype.ResourceName]int64, len(n.Status.Allocatable))
 		for name, q := range n.Status.Allocatable {
+			x.AllocatableUnits[instancetype.ResourceName(name)] = schedulerUnits(name, q)
 			if v, err := quantity.FromResource(q); err == nil {
 				x.Allocatable[instancetype.ResourceName(name)] = v
 			}
@@ -391,7 +395,7 @@ func AddPod(x *Node, p *corev1.Pod) bool {
 	}
 	for name, q := range resourcehelper.PodRequests(p, PodRequestOptions) {
 		rn := instancetype.ResourceName(name)
-		if _, ok := x.Allocatable[rn]; !ok {
+		if !allocates(x, rn) {
 			continue
 		}
 		x.Requested[rn] = addSat(x.Requested[rn], schedulerUnits(name, q))
@@ -400,7 +404,19 @@ func AddPod(x *Node, p *corev1.Pod) bool {
 	return true
 }
 
-// schedulerUnits is q as the scheduler counts it: millicores for cpu, Value otherwise.
+// allocates reports whether node x allocates the resource: in AllocatableUnits when it
+// is set (Compute counts with it then), else in Allocatable.
+func allocates(x *Node, name instancetype.ResourceName) bool {
+	if x.AllocatableUnits != nil {
+		_, ok := x.AllocatableUnits[name]
+		return ok
+	}
+	_, ok := x.Allocatable[name]
+	return ok
+}
+
+// schedulerUnits is q as the scheduler counts it (framework.Resource.Add): MilliValue for
+// cpu, Value otherwise, apimachinery's own methods, overflow included.
 func schedulerUnits(name corev1.ResourceName, q resource.Quantity) int64 {
 	if name == corev1.ResourceCPU {
 		return q.MilliValue()
