@@ -184,7 +184,7 @@ func TestUnitsAsApimachinery(t *testing.T) {
 		{"cpu", "1n", 1},
 		{"cpu", "1e15", 1e18},
 		{"cpu", "9223372036854775807m", 9223372036854775807},
-		{"cpu", "1e18", 0},                   // 10^21 millicores: apimachinery's overflow is 0
+		{"cpu", "1e18", 0},                    // 10^21 millicores: apimachinery's overflow is 0
 		{"cpu", "9223372036854775807", -1000}, // MaxInt64 × 1000, wrapped
 		{"cpu", "9223372036854776", -9223372036854775616},
 		{"cpu", "1Ei", -9223372036854775808},
