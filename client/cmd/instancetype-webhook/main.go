@@ -8,8 +8,11 @@
 //	                                 --cert-reload-interval and served once they change
 //	                                 (default /etc/instancetype-webhook/tls)
 //	--bind-address ADDR              the webhook, HTTPS, path /validate-instancetypes (default :9443)
-//	--health-probe-bind-address ADDR /healthz and /readyz, plain HTTP (default :8081; 0 turns it off)
-//	--metrics-bind-address ADDR      Prometheus /metrics, plain HTTP (default :8080; 0 turns it off)
+//	--health-probe-bind-address ADDR /healthz and /readyz, plain HTTP (default :8081, every
+//	                                 interface, for the kubelet; 0 turns it off)
+//	--metrics-bind-address ADDR      Prometheus /metrics, plain HTTP and unauthenticated
+//	                                 (default 127.0.0.1:8080, loopback only; :8080 serves it on
+//	                                 every interface; 0 turns it off)
 //	--node-selector k=v[,k=v]        the extension's nodeSelector (repeatable; all pairs count)
 //	--strict-subset                  the literal subset rule (R7)
 //	--max-in-flight N                reviews at once (default 32)
@@ -33,6 +36,12 @@
 // multiplexes requests past --max-in-flight), as kubebuilder's scaffolding also chooses.
 // Headers are at most 32 KiB, a body at most webhook.MaxBodyBytes. A review ends with the
 // timeout the API server sends, at most webhook.MaxReviewTime.
+//
+// /metrics has no authentication, so by default it listens on loopback only, where
+// kubectl port-forward reaches it and nothing off the pod does; an address beyond loopback
+// is the operator's explicit choice (config/metrics-http makes it for Prometheus, behind a
+// NetworkPolicy), and is logged as a warning at start. The probes listen apart, on every
+// interface by default, so that the kubelet reaches them whatever /metrics does.
 //
 // /healthz answers 200 while the process runs. /readyz answers 200 once a certificate is
 // loaded and the webhook's listener is open, and 503 once SIGTERM is received. On SIGTERM
@@ -79,6 +88,16 @@ import (
 // Path is the webhook's path, which the ValidatingWebhookConfiguration names.
 const Path = "/validate-instancetypes"
 
+// Default addresses of the probes and of /metrics: the probes on every interface, for the
+// kubelet to reach; /metrics, which has no authentication, on loopback only.
+const (
+	defaultProbeAddress   = ":8081"
+	defaultMetricsAddress = "127.0.0.1:8080"
+)
+
+// msgMetricsExposed is the warning logged at start when /metrics listens beyond loopback.
+const msgMetricsExposed = "metrics served over plain HTTP without authentication beyond loopback: restrict who reaches the address (a NetworkPolicy)"
+
 // Fixed limits of the servers.
 const (
 	maxHeaderBytes    = 32 << 10
@@ -112,8 +131,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.certDir, "cert-dir", "/etc/instancetype-webhook/tls", "the directory of tls.crt and tls.key, reloaded when they change")
 	fs.StringVar(&c.bindAddress, "bind-address", ":9443", "the address of the webhook (HTTPS)")
-	fs.StringVar(&c.probeAddress, "health-probe-bind-address", ":8081", "the address of /healthz and /readyz (HTTP); 0 turns them off")
-	fs.StringVar(&c.metrics, "metrics-bind-address", ":8080", "the address of /metrics (HTTP); 0 turns it off")
+	fs.StringVar(&c.probeAddress, "health-probe-bind-address", defaultProbeAddress, "the address of /healthz and /readyz (HTTP, unauthenticated, for the kubelet); 0 turns them off")
+	fs.StringVar(&c.metrics, "metrics-bind-address", defaultMetricsAddress, "the address of /metrics (HTTP, unauthenticated): loopback only by default; :8080 serves it on every interface; 0 turns it off")
 	var selector []string
 	fs.Func("node-selector", "the extension's nodeSelector, `k=v[,k=v]` (repeatable; all pairs count)", func(s string) error {
 		selector = append(selector, s)
@@ -281,6 +300,9 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	errc := make(chan error, len(servers))
 	for _, s := range servers {
 		log.Info("serving", "server", s.name, "address", s.ln.Addr().String())
+		if s.name == "metrics" && !loopback(s.ln.Addr()) {
+			log.Warn(msgMetricsExposed, "address", s.ln.Addr().String())
+		}
 		go func() {
 			var err error
 			if s.tls {
@@ -328,6 +350,13 @@ type namedServer struct {
 	addr string
 	tls  bool
 	ln   net.Listener
+}
+
+// loopback reports whether a is a TCP address on a loopback interface only (127.0.0.0/8,
+// ::1); an unspecified address (0.0.0.0, ::) is every interface.
+func loopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }
 
 // plainServer is an HTTP server for probes and metrics, with timeouts of its own.

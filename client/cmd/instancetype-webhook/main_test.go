@@ -25,8 +25,12 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.bindAddress != ":9443" || c.probeAddress != ":8081" || c.metrics != ":8080" || c.maxInFlight != 32 || c.logLevel != slog.LevelInfo {
+	if c.bindAddress != ":9443" || c.probeAddress != ":8081" || c.metrics != "127.0.0.1:8080" || c.maxInFlight != 32 || c.logLevel != slog.LevelInfo {
 		t.Errorf("defaults %+v", c)
+	}
+	// The old address, given explicitly, is still taken as it is.
+	if c, err := parseFlags([]string{"--metrics-bind-address", ":8080"}, io.Discard); err != nil || c.metrics != ":8080" {
+		t.Errorf("--metrics-bind-address :8080: %+v, %v", c, err)
 	}
 	c, err = parseFlags([]string{"--node-selector", "pool=gpu,zone=a", "--node-selector=team=ml", "--strict-subset", "--log-level", "debug"}, io.Discard)
 	if err != nil {
