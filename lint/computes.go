@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -46,6 +47,11 @@ type computeSet struct {
 	// conflicts are the findings of a compute given again with another type: at each
 	// definition replaced.
 	conflicts []Finding
+	// names and index: the names sorted, and the index that finds the ones close to a
+	// name missing, built on the first miss (once the set is complete).
+	indexOnce sync.Once
+	names     []string
+	index     *textdist.Index
 }
 
 // add defines a compute target; one of the name of an earlier one replaces it, and when
@@ -138,13 +144,16 @@ func (c computeOf) tolerations(extra []cluster.Toleration) []cluster.Toleration 
 // notFound is the finding of a compute name that Options.Computes lacks, at path, with
 // the names nearest it.
 func (s *computeSet) notFound(name string, path *field.Path) *field.Error {
-	names := make([]string, 0, len(s.byName))
-	for _, d := range s.byName {
-		names = append(names, d.c.Name)
-	}
-	slices.Sort(names)
+	s.indexOnce.Do(func() {
+		for _, d := range s.byName {
+			s.names = append(s.names, d.c.Name)
+		}
+		slices.Sort(s.names)
+		s.index = textdist.NewIndex(s.names)
+	})
+	names := s.names
 	detail := "not among the compute targets given (--computes)"
-	if near := nearestNames(name, names); len(near) > 0 {
+	if near := nearestNames(name, s.index); len(near) > 0 {
 		detail += "; did you mean " + quoteList(near, " or ") + "?"
 	} else if len(names) > 0 {
 		detail += "; they are " + quoteList(names[:min(len(names), 10)], " and ")
@@ -158,24 +167,13 @@ func (s *computeSet) notFound(name string, path *field.Path) *field.Error {
 	return e
 }
 
-// nearestNames returns the names within a small edit distance of name (or equal to it but
-// for case), nearest first, at most three.
-func nearestNames(name string, names []string) []string {
-	limit := min(3, max(1, len(name)/3))
-	type near struct {
-		n string
-		d int
-	}
-	var ns []near
-	for _, n := range names {
-		if d := textdist.Distance(name, n, limit); d <= limit {
-			ns = append(ns, near{n, d})
-		}
-	}
-	slices.SortStableFunc(ns, func(a, b near) int { return a.d - b.d })
+// nearestNames returns the names of x within a small edit distance of name (or equal to
+// it but for ASCII case), nearest first, at most three: a walk of the index, not a
+// comparison with each name.
+func nearestNames(name string, x *textdist.Index) []string {
 	var out []string
-	for _, n := range ns[:min(len(ns), 3)] {
-		out = append(out, n.n)
+	for _, h := range x.Nearest(name, min(3, max(1, len(name)/3)), 3) {
+		out = append(out, x.Name(h.Index))
 	}
 	return out
 }

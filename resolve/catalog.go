@@ -3,10 +3,10 @@ package resolve
 import (
 	"iter"
 	"slices"
-	"strings"
 	"sync/atomic"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
 // builtinDefault is the built-in defaultinstancetype every catalog starts from. It is
@@ -36,6 +36,9 @@ type Catalog struct {
 	baseNames []string
 	// merged caches names() of a catalog with a delta; nil until first asked for.
 	merged atomic.Pointer[[]string]
+	// index caches the index of names() that suggestions walk; nil until a name is
+	// missed.
+	index atomic.Pointer[textdist.Index]
 
 	// def is the effective defaultinstancetype, never nil.
 	def *instancetype.InstanceType
@@ -116,7 +119,22 @@ func (c *Catalog) Lookup(name string) (*instancetype.InstanceType, error) {
 // notFound returns the error for a name the catalog lacks.
 func (c *Catalog) notFound(name string) *NotFoundError {
 	names := c.names()
-	return &NotFoundError{Name: name, Suggestions: suggest(name, names), Available: slices.Clone(names)}
+	return &NotFoundError{Name: name, Suggestions: suggest(name, c.nameIndex()), Available: slices.Clone(names)}
+}
+
+// nameIndex returns the index of the catalog's names, built on first use, which finds the
+// names close to one the catalog lacks without comparing it with each.
+func (c *Catalog) nameIndex() *textdist.Index {
+	c = c.orBuiltin()
+	if x := c.index.Load(); x != nil {
+		return x
+	}
+	// As for names: concurrent callers may each build it, the first to publish wins.
+	x := textdist.NewIndex(c.names())
+	if c.index.CompareAndSwap(nil, x) {
+		return x
+	}
+	return c.index.Load()
 }
 
 // Names returns the names of the instance types of the catalog, sorted, the default's
@@ -259,8 +277,3 @@ func (c *Catalog) with(name string, it *instancetype.InstanceType) *Catalog {
 
 // minDelta is the size up to which a delta is never folded into the base.
 const minDelta = 16
-
-// hasPrefixFold reports whether s begins with prefix, ignoring ASCII case.
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}

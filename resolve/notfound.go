@@ -1,6 +1,8 @@
 package resolve
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,8 +16,12 @@ type NotFoundError struct {
 	Name string
 	// Suggestions are the names of the catalog close to Name, best first, at most
 	// [MaxSuggestions]: equal but for case, then within a small edit distance (insertions,
-	// deletions, substitutions and transpositions, ignoring case), then sharing a prefix of
-	// at least 3 bytes with it. Empty when none is close.
+	// deletions, substitutions and transpositions, ignoring ASCII case), then sharing a
+	// prefix of at least 3 bytes with it (ignoring ASCII case); nearer first, then in
+	// sorted order. Empty when none is close. Finding them costs a walk of an index of the
+	// catalog's names, built on the first miss, not a pass over the names; in a catalog
+	// built so that thousands of names are equally close, they are the close names the walk
+	// found first.
 	Suggestions []string
 	// Available is every name of the catalog, sorted.
 	Available []string
@@ -38,8 +44,7 @@ func (e *NotFoundError) Error() string {
 // notFoundDetail is the detail of the error for a name the catalog lacks, as
 // [NotFoundError.Detail] renders it, without copying the catalog's names.
 func (c *Catalog) notFoundDetail(name string) string {
-	names := c.names()
-	e := NotFoundError{Name: name, Suggestions: suggest(name, names), Available: names}
+	e := NotFoundError{Name: name, Suggestions: suggest(name, c.nameIndex()), Available: c.names()}
 	return e.Detail()
 }
 
@@ -87,73 +92,51 @@ func (e *NotFoundError) Detail() string {
 const maxEditLen = textdist.MaxLen
 
 // minPrefix is the shortest common prefix that makes two names close.
-const minPrefix = 3
+const minPrefix = textdist.MinPrefix
 
-// suggest returns the names close to name, best first, at most MaxSuggestions. It costs
-// one pass over names with a bounded edit distance each.
-func suggest(name string, names []string) []string {
+// suggest returns the names of the index close to name, best first, at most
+// MaxSuggestions: equal but for case, then within a small edit distance, then sharing a
+// prefix of at least minPrefix bytes (ASCII case ignored), nearer first and, among equals,
+// in the index's order. It walks the index, whose cost does not grow with the number of
+// names: a miss costs about a lookup, not a pass over the catalog.
+func suggest(name string, x *textdist.Index) []string {
 	if name == "" {
 		return nil
 	}
-	maxDist := min(3, max(1, len(name)/3))
-	type candidate struct {
-		name        string
-		class, dist int
+	type candidate struct{ i, class, dist int }
+	var cs []candidate
+	fold := x.EqualFold(name)
+	for _, i := range fold {
+		cs = append(cs, candidate{int(i), 0, 0})
 	}
-	var best []candidate
-	for _, n := range names {
-		c := candidate{name: n, class: -1}
-		d := abs(len(n) - len(name))
-		if strings.EqualFold(n, name) {
-			c.class = 0
-		} else if d <= maxDist && len(n) <= maxEditLen && len(name) <= maxEditLen {
-			if ed := textdist.Distance(name, n, maxDist); ed <= maxDist {
-				c.class, c.dist = 1, ed
-			}
+	if len(name) <= maxEditLen {
+		// Enough of the nearest that those equal but for case, which are among them,
+		// leave MaxSuggestions.
+		for _, h := range x.Nearest(name, min(3, max(1, len(name)/3)), MaxSuggestions+len(fold)) {
+			cs = append(cs, candidate{h.Index, 1, h.Dist})
 		}
-		if c.class < 0 && (len(name) >= minPrefix && hasPrefixFold(n, name) ||
-			len(n) >= minPrefix && hasPrefixFold(name, n)) {
-			c.class, c.dist = 2, d
-		}
-		if c.class < 0 {
-			continue
-		}
-		// Insert c into best, kept sorted and short.
-		i := len(best)
-		for i > 0 && less(c.class, c.dist, best[i-1].class, best[i-1].dist) {
-			i--
-		}
-		if i >= MaxSuggestions {
-			continue
-		}
-		if len(best) < MaxSuggestions {
-			best = append(best, candidate{})
-		}
-		copy(best[i+1:], best[i:])
-		best[i] = c
 	}
-	out := make([]string, len(best))
-	for i, c := range best {
-		out[i] = c.name
+	if len(name) >= minPrefix {
+		for _, i := range x.Extending(name, MaxSuggestions) {
+			cs = append(cs, candidate{int(i), 2, len(x.Name(int(i))) - len(name)})
+		}
 	}
-	if len(out) == 0 {
-		return nil
+	x.Prefixes(name, func(i int) {
+		if n := len(x.Name(i)); n >= minPrefix {
+			cs = append(cs, candidate{i, 2, len(name) - n})
+		}
+	})
+	slices.SortFunc(cs, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.class, b.class), cmp.Compare(a.dist, b.dist), cmp.Compare(a.i, b.i))
+	})
+	var out []string
+	for k, c := range cs {
+		if k > 0 && slices.ContainsFunc(cs[:k], func(d candidate) bool { return d.i == c.i }) {
+			continue // in a nearer class already
+		}
+		if out = append(out, x.Name(c.i)); len(out) == MaxSuggestions {
+			break
+		}
 	}
 	return out
-}
-
-// less orders candidates by class then distance; names come in sorted order, and ties
-// keep it.
-func less(class, dist, class2, dist2 int) bool {
-	if class != class2 {
-		return class < class2
-	}
-	return dist < dist2
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -71,8 +71,8 @@ func drawScenario(t *rapid.T) scenario {
 	return scenario{NewCatalog(types...), types, w, selectorGen.Draw(t, "extension")}
 }
 
-// cmp compares two valid amounts with apimachinery.
-func cmp(a, b instancetype.Amount) int {
+// cmpAmounts compares two valid amounts with apimachinery.
+func cmpAmounts(a, b instancetype.Amount) int {
 	x, y := resource.MustParse(a.String()), resource.MustParse(b.String())
 	return x.Cmp(y)
 }
@@ -96,7 +96,7 @@ func propLimitsWithinType(t *rapid.T) {
 		switch {
 		case !rules.Usable(name, l):
 		case rules.Usable(name, tl):
-			if cmp(l, tl) > 0 {
+			if cmpAmounts(l, tl) > 0 {
 				t.Fatalf("limit %s=%s above the type's %s", name, l, tl)
 			}
 		case !set || !tl.IsSet():
@@ -110,7 +110,7 @@ func propLimitsWithinType(t *rapid.T) {
 	}
 	for name, r := range p.Requests() {
 		l := p.Limit(name)
-		if rules.Usable(name, r) && rules.Usable(name, l) && cmp(r, l) > 0 {
+		if rules.Usable(name, r) && rules.Usable(name, l) && cmpAmounts(r, l) > 0 {
 			t.Fatalf("request %s=%s above the limit %s", name, r, l)
 		}
 	}
@@ -162,7 +162,7 @@ func propErrorsAreJustified(t *rapid.T) {
 	}
 	for name, l := range s.w.Resources.Limits {
 		tl := it.Spec.Resources.Limits[name]
-		if rules.Usable(name, l) && rules.Usable(name, tl) && cmp(l, tl) > 0 && !reported["resources.limits["+string(name)+"]"] {
+		if rules.Usable(name, l) && rules.Usable(name, tl) && cmpAmounts(l, tl) > 0 && !reported["resources.limits["+string(name)+"]"] {
 			t.Fatalf("limit %s=%s above the type's %s not reported: %v", name, l, tl, errs)
 		}
 	}
