@@ -2,8 +2,12 @@ package config_test
 
 import (
 	"fmt"
+	"net"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -12,6 +16,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/amlarc-go/instancetypes/client/internal/render"
 )
@@ -86,7 +91,29 @@ func TestBase(t *testing.T) {
 		t.Errorf("container security context %+v", sc)
 	}
 	if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet.Path != "/readyz" || c.LivenessProbe == nil || c.LivenessProbe.HTTPGet.Path != "/healthz" {
-		t.Error("probes are not /readyz and /healthz")
+		t.Fatal("probes are not /readyz and /healthz")
+	}
+	// The probes reach the port the probe server listens on, on the pod's address, over
+	// plain HTTP.
+	_, probePort, err := net.SplitHostPort(lastArg(c.Args, "--health-probe-bind-address"))
+	if err != nil {
+		t.Fatalf("--health-probe-bind-address: %v", err)
+	}
+	for _, p := range []*corev1.Probe{c.ReadinessProbe, c.LivenessProbe} {
+		if got := fmt.Sprint(containerPort(c, p.HTTPGet.Port)); got != probePort || p.HTTPGet.Scheme == corev1.URISchemeHTTPS {
+			t.Errorf("probe %s on port %s (%v, %s); want port %s, HTTP, where --health-probe-bind-address listens", p.HTTPGet.Path, got, p.HTTPGet.Port, p.HTTPGet.Scheme, probePort)
+		}
+	}
+	// /metrics, unauthenticated, stays on loopback: the default, or a loopback address.
+	if a := lastArg(c.Args, "--metrics-bind-address"); a != "" {
+		if host, _, err := net.SplitHostPort(a); err != nil || !net.ParseIP(host).IsLoopback() {
+			t.Errorf("--metrics-bind-address=%s; want it on loopback (the default) in the base", a)
+		}
+	}
+	for _, p := range c.Ports {
+		if p.Name == "metrics" || p.ContainerPort == 8080 {
+			t.Errorf("the container names port %+v for /metrics; the base keeps it on loopback", p)
+		}
 	}
 	for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
 		if c.Resources.Requests.Name(r, "").IsZero() || c.Resources.Limits.Name(r, "").IsZero() {
@@ -104,8 +131,8 @@ func TestBase(t *testing.T) {
 	}
 
 	svc := get[corev1.Service](t, objs, "Service", "instancetype-webhook")
-	if svc.Spec.Ports[0].Port != 443 || svc.Spec.Ports[0].TargetPort.StrVal != "webhook" {
-		t.Errorf("Service ports %+v", svc.Spec.Ports)
+	if len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].Port != 443 || svc.Spec.Ports[0].TargetPort.StrVal != "webhook" {
+		t.Errorf("Service ports %+v; want 443 to the webhook alone", svc.Spec.Ports)
 	}
 
 	vwc := get[admissionregistrationv1.ValidatingWebhookConfiguration](t, objs, "ValidatingWebhookConfiguration", "instancetypes.amlarc.azureml.com")
@@ -129,14 +156,42 @@ func TestBase(t *testing.T) {
 	}
 }
 
-// TestCertManager: the overlay adds the CA, its issuers and the serving certificate for
-// the Service's names, into the Secret the Deployment mounts, and asks the CA injector for
-// the caBundle.
+// lastArg returns the value of the last --name=value among args (the one Go's flag
+// package keeps), or "".
+func lastArg(args []string, name string) string {
+	v := ""
+	for _, a := range args {
+		if rest, ok := strings.CutPrefix(a, name+"="); ok {
+			v = rest
+		}
+	}
+	return v
+}
+
+// containerPort returns the number of port p (a number, or a name c gives), or 0.
+func containerPort(c corev1.Container, p intstr.IntOrString) int32 {
+	if p.Type == intstr.Int {
+		return p.IntVal
+	}
+	for _, cp := range c.Ports {
+		if cp.Name == p.StrVal {
+			return cp.ContainerPort
+		}
+	}
+	return 0
+}
+
 // TestNetworkPolicy: the webhook's pods let in the API server's calls and the kubelet's
-// probes from anywhere, and Prometheus only from namespaces labelled metrics: enabled, on
-// the ports the Deployment names; nothing else.
+// probes from anywhere, on the ports the Deployment names; nothing else.
 func TestNetworkPolicy(t *testing.T) {
-	objs := build(t, "base")
+	checkNetworkPolicy(t, build(t, "base"), map[string]string{"webhook": "anyone", "probes": "anyone"})
+}
+
+// checkNetworkPolicy checks that the NetworkPolicy of objs selects the Deployment's pods
+// and lets in, on each port the container names, whom want says ("anyone", or the
+// namespaces' labels), and no one else.
+func checkNetworkPolicy(t *testing.T, objs []*unstructured.Unstructured, want map[string]string) {
+	t.Helper()
 	np := get[networkingv1.NetworkPolicy](t, objs, "NetworkPolicy", "instancetype-webhook")
 	d := get[appsv1.Deployment](t, objs, "Deployment", "instancetype-webhook")
 	if !reflect.DeepEqual(np.Spec.PodSelector.MatchLabels, d.Spec.Selector.MatchLabels) || len(np.Spec.PodSelector.MatchExpressions) != 0 {
@@ -171,11 +226,62 @@ func TestNetworkPolicy(t *testing.T) {
 			from[p.Port.String()] = who
 		}
 	}
-	if want := map[string]string{"webhook": "anyone", "probes": "anyone", "metrics": "map[metrics:enabled]"}; !reflect.DeepEqual(from, want) {
+	if !reflect.DeepEqual(from, want) {
 		t.Errorf("ingress %v; want %v", from, want)
 	}
 }
 
+// TestMetricsHTTP: the component metrics-http, added to the base or to the cert-manager
+// overlay, serves /metrics on the pods' address, port 8080, names it in the container and
+// the Service, and opens it to namespaces labelled metrics: enabled alone; the probes are
+// left as they were.
+func TestMetricsHTTP(t *testing.T) {
+	for _, over := range []string{"base", "cert-manager"} {
+		t.Run(over, func(t *testing.T) {
+			dir := t.TempDir()
+			// kustomize takes relative paths only.
+			rel := func(p string) string {
+				a, err := filepath.Abs(p)
+				if err == nil {
+					a, err = filepath.Rel(dir, a)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return a
+			}
+			k := fmt.Sprintf("resources: [%s]\ncomponents: [%s]\n", rel(over), rel("metrics-http"))
+			if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			objs := build(t, dir)
+			d := get[appsv1.Deployment](t, objs, "Deployment", "instancetype-webhook")
+			c := d.Spec.Template.Spec.Containers[0]
+			if a := lastArg(c.Args, "--metrics-bind-address"); a != ":8080" {
+				t.Errorf("--metrics-bind-address=%q; want :8080", a)
+			}
+			if p := containerPort(c, intstr.FromString("metrics")); p != 8080 {
+				t.Errorf("container port metrics: %d; want 8080", p)
+			}
+			if got := containerPort(c, c.ReadinessProbe.HTTPGet.Port); got != 8081 || lastArg(c.Args, "--health-probe-bind-address") != ":8081" {
+				t.Errorf("readiness probe on port %d, probes on %q; want 8081", got, lastArg(c.Args, "--health-probe-bind-address"))
+			}
+			svc := get[corev1.Service](t, objs, "Service", "instancetype-webhook")
+			var ports []string
+			for _, p := range svc.Spec.Ports {
+				ports = append(ports, fmt.Sprintf("%s:%d->%s", p.Name, p.Port, p.TargetPort.String()))
+			}
+			if want := []string{"webhook:443->webhook", "metrics:8080->metrics"}; !slices.Equal(ports, want) {
+				t.Errorf("Service ports %q; want %q", ports, want)
+			}
+			checkNetworkPolicy(t, objs, map[string]string{"webhook": "anyone", "probes": "anyone", "metrics": "map[metrics:enabled]"})
+		})
+	}
+}
+
+// TestCertManager: the overlay adds the CA, its issuers and the serving certificate for
+// the Service's names, into the Secret the Deployment mounts, and asks the CA injector for
+// the caBundle.
 func TestCertManager(t *testing.T) {
 	objs := build(t, "cert-manager")
 	for _, want := range []struct{ kind, name string }{
