@@ -236,3 +236,34 @@ func TestSuppressionOfAFileReadTwice(t *testing.T) {
 		t.Errorf("findings %q, %d suppressed; want the syntax error once, suppressed", ruleFindings(r.Findings), r.SuppressedCount)
 	}
 }
+
+// A file that starts with "{" is YAML to kubectl unless it is JSON (apimachinery falls
+// back to YAML when the JSON decoder stops at the first value), and its comments are YAML
+// comments: they suppress findings as in any YAML file. A comment after a JSON value is
+// in the YAML that follows it, another document: it suppresses nothing there, and is a
+// finding that says so.
+func TestSuppressionInAFileThatStartsWithABrace(t *testing.T) {
+	const missingMemory = `{resources: {requests: {cpu: "1"}, limits: {cpu: "1", memory: 1Gi}}}`
+	const full = `{"apiVersion": "amlarc.azureml.com/v1alpha1", "kind": "InstanceType", "metadata": {"name": "b"}, "spec": {"resources": {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"cpu": "1", "memory": "1Gi"}}}}`
+	for _, tt := range []struct {
+		name, data string
+		findings   []string
+		suppressed int
+	}{
+		{"flow mapping, comment above the line", "{apiVersion: amlarc.azureml.com/v1alpha1, kind: InstanceType,\n metadata: {name: a},\n # instancetype:ignore R2\n spec: " + missingMemory + "}\n", nil, 1},
+		{"flow mapping, comment on the line", "{apiVersion: amlarc.azureml.com/v1alpha1, kind: InstanceType, metadata: {name: a}, spec: " + missingMemory + "} # instancetype:ignore R2\n", nil, 1},
+		{"JSON with a comment inside, so YAML", "{\"apiVersion\": \"amlarc.azureml.com/v1alpha1\", \"kind\": \"InstanceType\", \"metadata\": {\"name\": \"a\"},\n # instancetype:ignore R2\n \"spec\": " + missingMemory + "}\n", nil, 1},
+		{"JSON, then a YAML document", full + "\n---\n# instancetype:ignore R2\napiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata: {name: a}\nspec: " + missingMemory + "\n", nil, 1},
+		{"JSON, then YAML without a separator", full + "\n# instancetype:ignore R2\napiVersion: amlarc.azureml.com/v1alpha1\nkind: InstanceType\nmetadata: {name: a}\nspec: " + missingMemory + "\n", nil, 1},
+		{"JSON, then a comment: another document", strings.Replace(full, `, "memory": "1Gi"}, "limits"`, `}, "limits"`, 1) + " # instancetype:ignore R2\n", []string{"R2", "suppression"}, 0},
+	} {
+		r := run(t, lint.Options{}, "a.yaml", tt.data)
+		var rules []string
+		for _, f := range r.Findings {
+			rules = append(rules, f.Rule())
+		}
+		if fmt.Sprint(rules) != fmt.Sprint(tt.findings) || r.SuppressedCount != tt.suppressed {
+			t.Errorf("%s: findings %q, %d suppressed; want %v, %d suppressed", tt.name, ruleFindings(r.Findings), r.SuppressedCount, tt.findings, tt.suppressed)
+		}
+	}
+}
