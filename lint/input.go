@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/cluster"
@@ -66,6 +67,20 @@ func Bytes(name string, data []byte) Input { return Input{name: name, data: data
 // in. Among the inputs or the catalog they are skipped, as nodes in a file are.
 func NodeObjects(name string, nodes []cluster.Node) Input {
 	return Input{name: name, nodes: nodes, kind: inputNodes}
+}
+
+// check reports an input that cannot be read at all: made with a nil reader or fs.FS, or
+// an empty path (the zero Input).
+func (in Input) check() error {
+	switch {
+	case in.kind == inputPath && in.path == "":
+		return &usageError{"an input's path is empty"}
+	case in.kind == inputReader && in.r == nil:
+		return &usageError{"input " + strconv.Quote(in.name) + ": nil io.Reader"}
+	case in.kind == inputFS && in.fsys == nil:
+		return &usageError{"input " + strconv.Quote(in.name) + ": nil fs.FS"}
+	}
+	return nil
 }
 
 // String is the name the input has in findings.

@@ -86,7 +86,7 @@ type Options struct {
 // every document is read as kubectl reads it; instance types are checked by the rules of
 // package validate, their names across all the inputs; each deployment and job is resolved
 // once against the catalog and checked. It fails only when an input cannot be read at all
-// (a path that does not exist, a file that cannot be opened, a directory that cannot be
+// (one made with a nil reader or fs.FS, an empty path, a path that does not exist, a file that cannot be opened, a directory that cannot be
 // listed) or a directory named as an input holds no manifest; every other problem, down to
 // an unreadable file or directory met in a walk, is a finding.
 //
@@ -146,6 +146,13 @@ type run struct {
 // start checks the options, lists the files of the inputs, and reads the cluster's
 // instance types and nodes.
 func start(inputs []Input, opts Options) (*run, error) {
+	for _, set := range [][]Input{inputs, opts.Catalog, opts.Nodes, opts.Computes} {
+		for _, in := range set {
+			if err := in.check(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for _, pat := range opts.Exclude {
 		if err := ValidExclude(pat); err != nil {
 			return nil, &usageError{"bad --exclude pattern " + strconv.Quote(pat) + ": " + err.Error()}

@@ -482,3 +482,30 @@ func TestWorkloadsPastTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// An input that cannot be read at all (a nil reader or fs.FS, in any list, or the zero
+// Input) is an error of Run that names it, not a panic.
+func TestUnusableInputs(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		inputs []lint.Input
+		opts   lint.Options
+		want   string
+	}{
+		{"nil reader", []lint.Input{lint.Reader("in.yaml", nil)}, lint.Options{}, `input "in.yaml": nil io.Reader`},
+		{"nil stdin", []lint.Input{lint.Stdin(nil)}, lint.Options{}, `input "<stdin>": nil io.Reader`},
+		{"nil fs.FS", []lint.Input{lint.FS(nil, ".")}, lint.Options{}, `input ".": nil fs.FS`},
+		{"nil fs.FS in the catalog", nil, lint.Options{Catalog: []lint.Input{lint.FS(nil, "types")}}, `input "types": nil fs.FS`},
+		{"nil reader of nodes", nil, lint.Options{Nodes: []lint.Input{lint.Reader("nodes", nil)}}, `input "nodes": nil io.Reader`},
+		{"nil reader of computes", nil, lint.Options{Computes: []lint.Input{lint.Reader("computes", nil)}}, `input "computes": nil io.Reader`},
+		{"zero input", []lint.Input{{}}, lint.Options{}, "an input's path is empty"},
+	} {
+		r, err := lint.Run(tt.inputs, tt.opts)
+		switch {
+		case err == nil:
+			t.Errorf("%s: no error (report %+v)", tt.name, r)
+		case tt.want != "" && err.Error() != tt.want:
+			t.Errorf("%s: %q; want %q", tt.name, err, tt.want)
+		}
+	}
+}
