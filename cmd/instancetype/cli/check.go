@@ -25,7 +25,11 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		fmt.Fprintf(e.Stderr, "%s %s: no PATH given (use - for standard input)\nRun '%s help %s' for usage.\n", name, cmd, name, cmd)
 		return ExitUsage
 	}
-	if err := loadConfig(&o); err != nil {
+	err = loadConfig(&o)
+	for _, n := range o.notes {
+		fmt.Fprintf(e.Stderr, "%s %s: note: %s\n", name, cmd, userText(n))
+	}
+	if err != nil {
 		fmt.Fprintf(e.Stderr, "%s %s: config file: %s\n", name, cmd, userText(describe(err)))
 		return ExitUsage
 	}

@@ -132,7 +132,7 @@ func TestConfigPatternsFromASubdirectory(t *testing.T) {
 	check := func(dir, input string) (*lint.Report, lint.Options) {
 		t.Helper()
 		t.Chdir(dir)
-		path, err := FindConfig(".")
+		path, _, err := FindConfig(".")
 		if err != nil || path == "" {
 			t.Fatalf("FindConfig in %s = %q, %v", dir, path, err)
 		}
@@ -178,19 +178,19 @@ func TestFindConfig(t *testing.T) {
 	os.Mkdir(filepath.Join(repo, ".git"), 0o755)
 	// Above the repository's root: not found from inside it.
 	os.WriteFile(filepath.Join(root, lint.ConfigName), []byte("{}\n"), 0o644)
-	if got, err := FindConfig(deep); got != "" || err != nil {
+	if got, _, err := FindConfig(deep); got != "" || err != nil {
 		t.Errorf("FindConfig above the repository = %q, %v; want none", got, err)
 	}
 	os.WriteFile(filepath.Join(repo, lint.ConfigName), []byte("{}\n"), 0o644)
-	if got, err := FindConfig(deep); got != filepath.Join(repo, lint.ConfigName) || err != nil {
+	if got, _, err := FindConfig(deep); got != filepath.Join(repo, lint.ConfigName) || err != nil {
 		t.Errorf("FindConfig(%s) = %q, %v", deep, got, err)
 	}
 	t.Chdir(deep)
-	if got, err := FindConfig("."); got != filepath.Join("..", "..", lint.ConfigName) || err != nil {
+	if got, _, err := FindConfig("."); got != filepath.Join("..", "..", lint.ConfigName) || err != nil {
 		t.Errorf(`FindConfig(".") = %q, %v; want a path relative to the working directory`, got, err)
 	}
 	os.WriteFile(filepath.Join(deep, lint.ConfigName), []byte("{}\n"), 0o644)
-	if got, err := FindConfig("."); got != lint.ConfigName || err != nil {
+	if got, _, err := FindConfig("."); got != lint.ConfigName || err != nil {
 		t.Errorf(`FindConfig(".") = %q, %v; want the nearest`, got, err)
 	}
 	// A walk leaves the config file out, with the reason.

@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -42,34 +43,76 @@ import (
 // its parents that has one, up to the root of the repository dir is in (the first
 // directory holding .git) or of the file system; relative to dir when dir is relative,
 // or "." for the working directory. It returns "" when there is none.
-func FindConfig(dir string) (string, error) {
+//
+// A file of that name is passed over, with a note that says why, when it is not a regular
+// file (a FIFO would block the command, a device feed it without end), or when it is owned
+// by neither the user who runs the command nor root: a file another user placed in a
+// parent directory (a shared /tmp, a home above a checkout) must not decide what the
+// command checks and ignores, as git refuses such a repository since CVE-2022-24765.
+func FindConfig(dir string) (path string, notes []string, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	for d := abs; ; {
 		p := filepath.Join(d, lint.ConfigName)
 		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			if filepath.IsAbs(dir) {
-				return p, nil
+			if why := unusableConfig(info); why != "" {
+				notes = append(notes, "config file "+p+" passed over: "+why)
+			} else if filepath.IsAbs(dir) {
+				return p, notes, nil
+			} else if rel, err := filepath.Rel(abs, p); err != nil {
+				return p, notes, nil
+			} else {
+				return filepath.Join(dir, rel), notes, nil
 			}
-			rel, err := filepath.Rel(abs, p)
-			if err != nil {
-				return p, nil
-			}
-			return filepath.Join(dir, rel), nil
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", err
+			return "", notes, err
 		}
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return "", nil // the repository's root
+			return "", notes, nil // the repository's root
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", nil
+			return "", notes, nil
 		}
 		d = parent
 	}
+}
+
+// unusableConfig says why a config file found by FindConfig is not to be read, or "".
+func unusableConfig(info fs.FileInfo) string {
+	if !info.Mode().IsRegular() {
+		return "not a regular file (" + info.Mode().Type().String() + ")"
+	}
+	if uid, ok := owner(info); ok && uid != 0 && uid != os.Getuid() {
+		return "owned by another user (uid " + strconv.Itoa(uid) + "), neither you nor root; name it with --config to use it"
+	}
+	return ""
+}
+
+// readFoundConfig reads the config file FindConfig found at path, checking again, on the
+// file opened (without waiting, should it have become a FIFO), that it is still one to
+// read.
+func readFoundConfig(path string) (lint.Options, map[string]bool, error) {
+	f, err := openNoWait(path)
+	if err != nil {
+		return lint.Options{}, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return lint.Options{}, nil, err
+	}
+	if why := unusableConfig(info); why != "" {
+		return lint.Options{}, nil, errors.New(path + ": " + why)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return lint.Options{}, nil, err
+	}
+	opts, set := ParseConfig(path, data)
+	return opts, set, nil
 }
 
 // ReadConfig reads the config file at path into the settings of a run: the lint.Options

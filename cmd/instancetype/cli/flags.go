@@ -27,6 +27,8 @@ type options struct {
 	// set are the flags given on the command line, by name, which replace the config
 	// file's settings.
 	set map[string]bool
+	// notes are said on standard error before the run: config files passed over.
+	notes []string
 }
 
 // formats are the values of -o.
@@ -172,15 +174,21 @@ func parseSelector(values []string) (map[string]string, error) {
 // on the command line: a flag given replaces the setting of its name, lists included. A
 // file that cannot be read is an error (the problems in one are its ConfigFindings).
 func loadConfig(o *options) error {
-	path := o.config
-	if !o.set["config"] {
-		found, err := FindConfig(".")
-		if err != nil || found == "" {
-			return err
+	var (
+		cfg lint.Options
+		set map[string]bool
+		err error
+	)
+	if o.set["config"] {
+		cfg, set, err = ReadConfig(o.config)
+	} else {
+		found, notes, ferr := FindConfig(".")
+		o.notes = append(o.notes, notes...)
+		if ferr != nil || found == "" {
+			return ferr
 		}
-		path = found
+		cfg, set, err = readFoundConfig(found)
 	}
-	cfg, set, err := ReadConfig(path)
 	if err != nil {
 		return err
 	}
