@@ -115,12 +115,12 @@ func BenchmarkSuggest(b *testing.B) {
 		}
 		slices.Sort(names)
 		x := textdist.NewIndex(names)
-		b.Run(fmt.Sprintf("impl=index/names=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("impl=ours/names=%d", n), func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				suggest(fmt.Sprintf("gpu-a10-%d", i%n), x)
 			}
 		})
-		b.Run(fmt.Sprintf("impl=scan/names=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("impl=naive/names=%d", n), func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				naiveSuggest(fmt.Sprintf("gpu-a10-%d", i%n), names)
 			}

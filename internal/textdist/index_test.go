@@ -159,12 +159,12 @@ func BenchmarkIndex(b *testing.B) {
 		}
 		slices.Sort(names) // a catalog's order
 		x := NewIndex(names)
-		b.Run(fmt.Sprintf("impl=index/names=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("impl=ours/names=%d", n), func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				x.Nearest(fmt.Sprintf("gpu-a10-%d", i%n), 3, 5)
 			}
 		})
-		b.Run(fmt.Sprintf("impl=scan/names=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("impl=naive/names=%d", n), func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				s := fmt.Sprintf("gpu-a10-%d", i%n)
 				for _, m := range names {
