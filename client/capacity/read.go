@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +60,12 @@ func (e *ListError) Unwrap() error { return e.Err }
 // to them, page by page (limit and continue), keeping of each node only its name, labels,
 // allocatable, taints, cordon and the sum of its pods' requests, and nothing of the pods,
 // so that its memory is that of the nodes and one page, whatever the number of pods.
+//
+// What one list brings is bounded whatever the API server sends: a continue token that
+// an earlier page of the list gave is an *AnswerError (ErrRepeatedContinue), as are an
+// answer cut off (ErrTruncated) and one that does not decode (ErrMalformed); more objects
+// than MaxObjects, or answers of more bytes than MaxBytes, or one of more than
+// MaxPageBytes, a *LimitError.
 type Reader struct {
 	// Core lists nodes, pods and instance types (the latter as JSON, through its
 	// core v1 REST client). With protobuf as its content type (NewReader sets it),
@@ -66,6 +73,18 @@ type Reader struct {
 	Core kubernetes.Interface
 	// PageSize is the limit of each list call; 0 means DefaultPageSize.
 	PageSize int64
+	// MaxObjects is the most objects one list may hold; 0 means DefaultMaxObjects. A
+	// page that says more follow counts as PageSize objects, however few it holds, so
+	// that a list takes at most MaxObjects/PageSize+1 requests (and as many again for
+	// each time it starts over when its continue token expires, at most three times).
+	MaxObjects int64
+	// MaxBytes is the most bytes the answers to one list may come to, all its pages
+	// together, as read (after any decompression); 0 means DefaultMaxBytes. MaxPageBytes
+	// is the most bytes of one answer; 0 means DefaultMaxPageBytes. An answer that
+	// announces more is not read; one that comes in more is cut there, before client-go
+	// decodes it. Both hold only over the transport of NewReader, which counts the bytes;
+	// with another Core, MaxObjects and the continue tokens are still checked.
+	MaxBytes, MaxPageBytes int64
 }
 
 // NewReader returns a Reader over the cluster of cfg: nodes and pods read as protobuf,
@@ -74,6 +93,7 @@ func NewReader(cfg *rest.Config) (*Reader, error) {
 	core := rest.CopyConfig(cfg)
 	core.ContentType = runtime.ContentTypeProtobuf
 	core.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
+	core.Wrap(func(rt http.RoundTripper) http.RoundTripper { return boundedTransport{rt} })
 	kube, err := kubernetes.NewForConfig(core)
 	if err != nil {
 		return nil, err
@@ -132,7 +152,8 @@ func (c *Cluster) Compute(opts Options) *Report {
 
 // Read lists the instance types, the nodes and, when nodes could be listed, the pods. A
 // list that RBAC forbids is recorded in Cluster.Unread and the rest read; the CRD missing
-// sets Cluster.NoCRD. Any other error (the server unreachable, a timeout) is returned.
+// sets Cluster.NoCRD. Any other error (the server unreachable, a timeout, a bad answer
+// (*AnswerError), a bound of the Reader passed (*LimitError)) is returned.
 func (r *Reader) Read(ctx context.Context) (*Cluster, error) {
 	c := &Cluster{}
 	var err error
@@ -169,24 +190,62 @@ func (r *Reader) pageSize() int64 {
 // expires (the list took longer than etcd keeps the revision it started from).
 const maxRestarts = 3
 
+// bound is v, or def when v is not positive.
+func bound(v, def int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
 // paginate calls page with list options until the server has no more, starting again
 // (after reset) when the continue token expires, so that what is read is one snapshot.
-func (r *Reader) paginate(ctx context.Context, opts metav1.ListOptions, reset func(), page func(metav1.ListOptions) (string, error)) error {
+// page returns the continue token of its answer and the number of objects in it; it must
+// make its request with the context it is given, which carries the list's budget of
+// bytes. paginate stops the list at a repeated continue token, or once a bound of the
+// Reader is passed; an answer that came but does not decode is an *AnswerError.
+func (r *Reader) paginate(ctx context.Context, resource, group string, opts metav1.ListOptions, reset func(), page func(context.Context, metav1.ListOptions) (string, int, error)) error {
 	opts.Limit = r.pageSize()
-	for restarts := 0; ; {
-		next, err := page(opts)
+	maxObjects := bound(r.MaxObjects, DefaultMaxObjects)
+	budget := &listBudget{maxBytes: bound(r.MaxBytes, DefaultMaxBytes), maxPageBytes: bound(r.MaxPageBytes, DefaultMaxPageBytes)}
+	ctx = context.WithValue(ctx, budgetKey{}, budget)
+	tokens := map[string]int{} // continue token → the answer that gave it
+	var objects int64
+	for restarts, answer := 0, 1; ; answer++ {
+		budget.start()
+		next, n, err := page(ctx, opts)
+		if berr := budget.outcome(ctx, resource, group, answer); berr != nil {
+			return berr // what was read is not what the server sent: err is of no use
+		}
 		if err != nil {
 			if opts.Continue != "" && apierrors.IsResourceExpired(err) && restarts < maxRestarts {
 				restarts++
 				opts.Continue = ""
 				reset()
+				clear(tokens)
+				objects = 0
 				continue
 			}
+			var status apierrors.APIStatus
+			if budget.answered && !errors.As(err, &status) && ctx.Err() == nil {
+				// The server answered, with a body read whole, which does not decode.
+				return &AnswerError{Resource: resource, Group: group, Page: answer, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+			}
 			return err
+		}
+		if next != "" && int64(n) < opts.Limit {
+			n = int(opts.Limit) // a page that says more follow counts as full
+		}
+		if objects += int64(n); objects > maxObjects {
+			return &LimitError{Resource: resource, Group: group, Bound: BoundObjects, Limit: maxObjects, Page: answer}
 		}
 		if next == "" {
 			return nil
 		}
+		if first, ok := tokens[next]; ok {
+			return repeatedContinue(resource, group, next, first, answer)
+		}
+		tokens[next] = answer
 		opts.Continue = next
 		if err := ctx.Err(); err != nil {
 			return err
@@ -209,7 +268,7 @@ func (r *Reader) ReadInstanceTypes(ctx context.Context) ([]InstanceType, error) 
 	// The raw list, through the core v1 client (whose scheme decodes the server's errors):
 	// the objects as the server sent them, for a linter.
 	rc := r.Core.CoreV1().RESTClient()
-	err := r.paginate(ctx, metav1.ListOptions{}, func() { out = out[:0] }, func(opts metav1.ListOptions) (string, error) {
+	err := r.paginate(ctx, "instancetypes", instancetype.GroupName, metav1.ListOptions{}, func() { out = out[:0] }, func(ctx context.Context, opts metav1.ListOptions) (string, int, error) {
 		req := rc.Get().AbsPath("/apis", instancetype.GroupName, instancetype.Version, "instancetypes").
 			Param("limit", strconv.FormatInt(opts.Limit, 10))
 		if opts.Continue != "" {
@@ -217,11 +276,11 @@ func (r *Reader) ReadInstanceTypes(ctx context.Context) ([]InstanceType, error) 
 		}
 		res := req.Do(ctx)
 		if err := res.Error(); err != nil { // Error, not Raw's error, has the server's Status
-			return "", err
+			return "", 0, err
 		}
 		raw, err := res.Raw()
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		var list struct {
 			Metadata metav1.ListMeta  `json:"metadata"`
@@ -230,12 +289,12 @@ func (r *Reader) ReadInstanceTypes(ctx context.Context) ([]InstanceType, error) 
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber() // numbers written back as the server sent them
 		if err := dec.Decode(&list); err != nil {
-			return "", fmt.Errorf("decoding the list of instance types: %w", err)
+			return "", 0, fmt.Errorf("decoding the list of instance types: %w", err)
 		}
 		for _, item := range list.Items {
 			out = append(out, instanceTypeOf(item))
 		}
-		return list.Metadata.Continue, nil
+		return list.Metadata.Continue, len(list.Items), nil
 	})
 	if apierrors.IsNotFound(err) {
 		return nil, ErrNoCRD
@@ -273,15 +332,15 @@ func instanceTypeOf(item map[string]any) InstanceType {
 // (Node.AllocatableUnits).
 func (r *Reader) ReadNodes(ctx context.Context) ([]Node, error) {
 	var out []Node
-	err := r.paginate(ctx, metav1.ListOptions{}, func() { out = out[:0] }, func(opts metav1.ListOptions) (string, error) {
+	err := r.paginate(ctx, "nodes", "", metav1.ListOptions{}, func() { out = out[:0] }, func(ctx context.Context, opts metav1.ListOptions) (string, int, error) {
 		list, err := r.Core.CoreV1().Nodes().List(ctx, opts)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		for i := range list.Items {
 			out = append(out, NodeOf(&list.Items[i]))
 		}
-		return list.Continue, nil
+		return list.Continue, len(list.Items), nil
 	})
 	if err != nil {
 		return nil, listError(err, "nodes", "")
@@ -341,10 +400,10 @@ func (r *Reader) ReadPods(ctx context.Context, nodes []Node) (int, error) {
 		counted = 0
 	}
 	start()
-	err := r.paginate(ctx, metav1.ListOptions{FieldSelector: boundAndRunning}, start, func(opts metav1.ListOptions) (string, error) {
+	err := r.paginate(ctx, "pods", "", metav1.ListOptions{FieldSelector: boundAndRunning}, start, func(ctx context.Context, opts metav1.ListOptions) (string, int, error) {
 		list, err := r.Core.CoreV1().Pods(metav1.NamespaceAll).List(ctx, opts)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		for i := range list.Items {
 			p := &list.Items[i]
@@ -352,7 +411,7 @@ func (r *Reader) ReadPods(ctx context.Context, nodes []Node) (int, error) {
 				counted++
 			}
 		}
-		return list.Continue, nil
+		return list.Continue, len(list.Items), nil
 	})
 	if err != nil {
 		for i := range nodes {

@@ -122,3 +122,17 @@ Examples:
 
 Exit status: 0 answered, 2 usage error or a cluster that cannot be read.
 `
+
+// boundsHelp is the help of the bounds of the lists, after the connection flags.
+const boundsHelp = `
+Bounds of each list (nodes, pods, instance types), whatever the API server sends:
+      --max-objects int                the most objects of one list; a page that says
+                                       more follow counts as --chunk-size objects
+                                       (default 500000)
+      --max-bytes SIZE                 the most bytes of the answers to one list, all
+                                       its pages together (default 2Gi)
+      --max-page-bytes SIZE            the most bytes of one answer, refused as it
+                                       comes, before it is decoded (default 128Mi)
+  A continue token that an earlier page of the list gave is an error, as are an
+  answer cut off before its end and one that does not decode.
+`

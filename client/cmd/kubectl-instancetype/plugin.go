@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -32,15 +33,19 @@ const (
 	clusterNodes = "cluster:nodes"
 )
 
-// plugin is one run of the plugin: its connection flags, set by the command line.
+// plugin is one run of the plugin: its connection flags and the bounds of its lists, set
+// by the command line.
 type plugin struct {
 	config *genericclioptions.ConfigFlags
 	chunk  int64
-	// stdin is what the capacity command does not read; kept for symmetry of Env.
+	// maxObjects, maxBytes and maxPageBytes are the capacity.Reader's bounds.
+	maxObjects             int64
+	maxBytes, maxPageBytes byteSize
 }
 
 func newPlugin() *plugin {
-	return &plugin{config: genericclioptions.NewConfigFlags(true), chunk: capacity.DefaultPageSize}
+	return &plugin{config: genericclioptions.NewConfigFlags(true), chunk: capacity.DefaultPageSize,
+		maxObjects: capacity.DefaultMaxObjects, maxBytes: capacity.DefaultMaxBytes, maxPageBytes: capacity.DefaultMaxPageBytes}
 }
 
 // program is the plugin as an internal/cli Program.
@@ -72,6 +77,9 @@ func (pl *plugin) addFlags(fs *flag.FlagSet) {
 		}
 	})
 	fs.Int64Var(&pl.chunk, "chunk-size", capacity.DefaultPageSize, "")
+	fs.Int64Var(&pl.maxObjects, "max-objects", capacity.DefaultMaxObjects, "")
+	fs.Var(&pl.maxBytes, "max-bytes", "")
+	fs.Var(&pl.maxPageBytes, "max-page-bytes", "")
 }
 
 // flagUsages is the help of the connection flags.
@@ -79,7 +87,7 @@ func (pl *plugin) flagUsages() string {
 	pfs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	genericclioptions.NewConfigFlags(true).AddFlags(pfs)
 	return "\nConnection flags (kubectl's):\n" + pfs.FlagUsages() +
-		"      --chunk-size int                 objects per page of each list (default 500)\n"
+		"      --chunk-size int                 objects per page of each list (default 500)\n" + boundsHelp
 }
 
 // errNoKubeconfig is the error of a run with no kubeconfig, no --server and not in a pod.
@@ -112,6 +120,10 @@ func (pl *plugin) reader() (*capacity.Reader, string, error) {
 		return nil, "", fmt.Errorf("invalid --chunk-size %d: want a positive number of objects", pl.chunk)
 	}
 	r.PageSize = pl.chunk
+	if pl.maxObjects <= 0 {
+		return nil, "", fmt.Errorf("invalid --max-objects %d: want a positive number of objects", pl.maxObjects)
+	}
+	r.MaxObjects, r.MaxBytes, r.MaxPageBytes = pl.maxObjects, int64(pl.maxBytes), int64(pl.maxPageBytes)
 	return r, cfg.Host, nil
 }
 
@@ -125,11 +137,64 @@ func clusterError(err error, host string) error {
 	case apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) || errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("the API server at %s did not answer in time: %v", host, err)
 	}
-	var status apierrors.APIStatus
-	if errors.As(err, &status) {
+	var (
+		limit  *capacity.LimitError
+		answer *capacity.AnswerError
+		status apierrors.APIStatus
+	)
+	switch {
+	case errors.As(err, &limit):
+		return limitError(limit, host)
+	case errors.As(err, &answer):
+		return fmt.Errorf("bad answer of the API server at %s to the list of %s (answer %d): %v", host, listed(answer.Resource, answer.Group), answer.Page, answer.Err)
+	case errors.As(err, &status):
 		return fmt.Errorf("the API server at %s: %v", host, err)
 	}
+	var timeout interface{ Timeout() bool }
+	if errors.As(err, &timeout) && timeout.Timeout() {
+		return fmt.Errorf("the API server at %s did not answer in time: %v", host, err)
+	}
 	return fmt.Errorf("cannot reach the API server at %s: %v", host, err)
+}
+
+// limitError words a bound of the lists passed: which, and the flag that raises it.
+func limitError(e *capacity.LimitError, host string) error {
+	res := listed(e.Resource, e.Group)
+	switch e.Bound {
+	case capacity.BoundObjects:
+		return fmt.Errorf("the API server at %s sent more than %d %s in %d pages (--max-objects %d; a page that says more follow counts as --chunk-size objects): if the cluster has that many, give a larger --max-objects", host, e.Limit, res, e.Page, e.Limit)
+	case capacity.BoundBytes:
+		return fmt.Errorf("the API server at %s sent more than %s in its answers to the list of %s (--max-bytes %s): if the cluster's %s come to that much, give a larger --max-bytes", host, byteSize(e.Limit), res, byteSize(e.Limit), res)
+	}
+	return fmt.Errorf("the API server at %s sent an answer of more than %s to the list of %s, answer %d (--max-page-bytes %s): give a larger --max-page-bytes, or a smaller --chunk-size", host, byteSize(e.Limit), res, e.Page, byteSize(e.Limit))
+}
+
+// listed names a resource in messages: "nodes", "instancetypes.amlarc.azureml.com".
+func listed(resource, group string) string {
+	if group != "" {
+		return resource + "." + group
+	}
+	return resource
+}
+
+// byteSize is a number of bytes, given as a quantity ("128Mi", "2G", "1000000") and
+// printed in binary SI.
+type byteSize int64
+
+func (b byteSize) String() string { return resource.NewQuantity(int64(b), resource.BinarySI).String() }
+
+// Set reads a positive whole number of bytes, with or without a suffix.
+func (b *byteSize) Set(v string) error {
+	q, err := resource.ParseQuantity(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a size (a number of bytes, or 128Mi, 2Gi)", v)
+	}
+	n, ok := q.AsInt64()
+	if !ok || n <= 0 || q.Cmp(*resource.NewQuantity(n, resource.BinarySI)) != 0 {
+		return fmt.Errorf("%q is not a positive whole number of bytes", v)
+	}
+	*b = byteSize(n)
+	return nil
 }
 
 // signalContext is canceled by an interrupt.
