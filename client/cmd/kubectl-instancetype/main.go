@@ -25,6 +25,22 @@
 // --kubeconfig, --context, --cluster, --user, --server, --token, --as, --request-timeout
 // and the rest; --chunk-size sets the page size of the lists (default 500).
 //
+// Each list is bounded whatever the API server sends (package capacity's Reader):
+// --max-objects (default 500000; a page that says more follow counts as --chunk-size
+// objects), --max-bytes (the answers to one list together, default 2Gi) and
+// --max-page-bytes (one answer, refused as it comes, before it is decoded; default
+// 128Mi). A continue token that repeats one of the same list is an error that names it;
+// an answer cut off, or that does not decode, is a bad answer of the server, not a server
+// out of reach.
+//
+// The API server's text (its errors and warnings, the names of instance types, the pools
+// of nodes) is printed escaped: control characters as visible Go escapes (\x1b, \n), as
+// kubectl escapes terminal special characters since CVE-2021-25743, and in JSON the
+// characters encoding/json leaves as \u escapes; no line can be taken by a CI runner for
+// one of its commands (a line that starts with "::", or "##[" anywhere: the "[" and the
+// ":" are written \x5b and \x3a, \u005b and \u003a in JSON), as instancetype's own
+// output.
+//
 // Exit status: validate, resolve and list as instancetype (0 no findings, 1 findings, 2 a
 // usage error or an input that cannot be read); capacity 0 when it answered, 2 for a usage
 // error; for every command, 2 when the cluster cannot be read (no kubeconfig, the server
@@ -40,7 +56,7 @@ import (
 )
 
 func main() {
-	os.Exit(newPlugin().program().Main(os.Args[1:], cli.Env{
+	os.Exit(newPlugin().main(os.Args[1:], cli.Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Color: cli.ColorWanted(os.Stdout),
 	}))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,24 +9,35 @@ import (
 	"text/tabwriter"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
+	"github.com/amlarc-go/instancetypes/client/internal/safetext"
 )
 
 // writeJSON prints the report as the DESIGN's contract has it:
 // {"capacity":[{"instanceType","fits","limitedBy","pools":[{"pool","nodes","fits","limitedBy"}]}],"nodes":N,"pods":N}
-// (and "skipped", when instance types were left out).
+// (and "skipped", when instance types were left out). The names are the API server's,
+// as it sent them: what encoding/json leaves of their control characters is written
+// escaped too (safetext.JSON), so that a JSON reader gets the same values and a terminal
+// no control character.
 func writeJSON(w io.Writer, r *capacity.Report) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(safetext.JSON(b.Bytes()))
+	return err
 }
 
 // writeText prints one line per instance type and pool: the type's total on its first.
+// Names, pools and resources are the API server's text, each escaped (safetext.Line), so
+// that none breaks a line or a column, or drives the terminal.
 func writeText(w io.Writer, r *capacity.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "INSTANCE TYPE\tFITS\tLIMITED BY\tPOOL\tNODES\tPOOL FITS\tPOOL LIMITED BY")
 	for _, c := range r.Capacity {
-		head := c.InstanceType + "\t" + strconv.FormatInt(c.Fits, 10) + "\t" + dash(string(c.LimitedBy))
+		head := safetext.Line(c.InstanceType) + "\t" + strconv.FormatInt(c.Fits, 10) + "\t" + dash(string(c.LimitedBy))
 		if len(c.Pools) == 0 {
 			fmt.Fprintln(tw, head+"\t-\t0\t-\t-")
 			continue
@@ -34,7 +46,7 @@ func writeText(w io.Writer, r *capacity.Report) error {
 			if i > 0 {
 				head = "\t\t"
 			}
-			pool := p.Pool
+			pool := safetext.Line(p.Pool)
 			if pool == "" {
 				pool = "(no pool label)"
 			}
@@ -44,11 +56,12 @@ func writeText(w io.Writer, r *capacity.Report) error {
 	return tw.Flush()
 }
 
+// dash is s escaped, or "-" for nothing.
 func dash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return safetext.Line(s)
 }
 
 const usage = `kubectl instancetype checks Azure ML instance types and the workloads that use them

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
+	"github.com/amlarc-go/instancetypes/client/internal/safetext"
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 	"github.com/amlarc-go/instancetypes/lint"
@@ -38,6 +40,8 @@ const (
 type plugin struct {
 	config *genericclioptions.ConfigFlags
 	chunk  int64
+	// warnings are the API server's warnings (Warning headers), printed as notes.
+	warnings warnings
 	// maxObjects, maxBytes and maxPageBytes are the capacity.Reader's bounds.
 	maxObjects             int64
 	maxBytes, maxPageBytes byteSize
@@ -46,6 +50,17 @@ type plugin struct {
 func newPlugin() *plugin {
 	return &plugin{config: genericclioptions.NewConfigFlags(true), chunk: capacity.DefaultPageSize,
 		maxObjects: capacity.DefaultMaxObjects, maxBytes: capacity.DefaultMaxBytes, maxPageBytes: capacity.DefaultMaxPageBytes}
+}
+
+// main runs one command line of the plugin: the Program's Main, with standard error
+// guarded against CI runners' commands (its messages repeat the API server's text).
+// Standard output is guarded by each command, as its format has it (-o github writes
+// workflow commands on purpose).
+func (pl *plugin) main(args []string, e cli.Env) int {
+	stderr := safetext.NewGuard(e.Stderr, safetext.Text)
+	defer stderr.Flush()
+	e.Stderr = stderr
+	return pl.program().Main(args, e)
 }
 
 // program is the plugin as an internal/cli Program.
@@ -112,6 +127,9 @@ func (pl *plugin) reader() (*capacity.Reader, string, error) {
 		}
 		return nil, "", fmt.Errorf("reading the kubeconfig: %w", err)
 	}
+	// client-go would log the server's warnings raw on standard error; they are notes,
+	// escaped as every note is.
+	cfg.WarningHandler = &pl.warnings
 	r, err := capacity.NewReader(cfg)
 	if err != nil {
 		return nil, "", fmt.Errorf("connecting to %s: %w", cfg.Host, err)
@@ -249,6 +267,9 @@ func (pl *plugin) inputs(cmd string, paths []string) (cli.Inputs, error) {
 		}
 	}
 	nodes, err := r.ReadNodes(ctx)
+	for _, w := range pl.warnings.take() {
+		in.Notes = append(in.Notes, w)
+	}
 	switch {
 	case errors.As(err, &le):
 		in.Notes = append(in.Notes, le.Error()+"; the fit check is skipped")
@@ -303,7 +324,7 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 		return cli.ExitOK
 	}
 	usageError := func(err error) int {
-		fmt.Fprintf(e.Stderr, "%s capacity: %v\nRun '%s help capacity' for usage.\n", name, err, name)
+		fmt.Fprintf(e.Stderr, "%s capacity: %s\nRun '%s help capacity' for usage.\n", name, safetext.Message(err.Error()), name)
 		return cli.ExitUsage
 	}
 	fs := flag.NewFlagSet("capacity", flag.ContinueOnError)
@@ -337,10 +358,14 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 		}
 		tols = append(tols, tol)
 	}
+	// What is printed from here on repeats the API server's text (its errors, names, label
+	// values): each message is cut and escaped (safetext.Message), each name escaped
+	// (writeText), and every line guarded against CI runners' commands.
 	fail := func(err error) int {
-		fmt.Fprintf(e.Stderr, "%s capacity: %v\n", name, err)
+		fmt.Fprintf(e.Stderr, "%s capacity: %s\n", name, safetext.Message(err.Error()))
 		return cli.ExitUsage
 	}
+	note := func(s string) { fmt.Fprintf(e.Stderr, "%s capacity: %s\n", name, safetext.Message(s)) }
 	r, host, err := pl.reader()
 	if err != nil {
 		return fail(err)
@@ -348,10 +373,12 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 	ctx, cancel := signalContext()
 	defer cancel()
 	c, err := r.Read(ctx)
+	for _, w := range pl.warnings.take() {
+		note(w)
+	}
 	if err != nil {
 		return fail(clusterError(err, host))
 	}
-	note := func(s string) { fmt.Fprintf(e.Stderr, "%s capacity: %s\n", name, s) }
 	if c.NoCRD {
 		note(capacity.ErrNoCRD.Error() + ": the built-in defaultinstancetype alone")
 	}
@@ -369,10 +396,15 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 	for _, s := range report.Skipped {
 		note("instance type " + s.InstanceType + " left out: " + s.Reason)
 	}
+	style := safetext.Text
 	if output == "json" {
-		err = writeJSON(e.Stdout, report)
+		style = safetext.JSONText
+	}
+	stdout := safetext.NewGuard(e.Stdout, style)
+	if output == "json" {
+		err = writeJSON(stdout, report)
 	} else {
-		err = writeText(e.Stdout, report)
+		err = writeText(stdout, report)
 		if err == nil {
 			counted := ", " + plural(report.Pods, "pod") + " counted"
 			for _, le := range c.Unread {
@@ -382,6 +414,9 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 			}
 			_, err = fmt.Fprintf(e.Stderr, "%s of %s%s\n", plural(len(report.Capacity), "instance type"), plural(report.Nodes, "node"), counted)
 		}
+	}
+	if ferr := stdout.Flush(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		return fail(fmt.Errorf("writing output: %w", err))
@@ -394,6 +429,54 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// maxWarnings is how many different warnings of the API server are printed; the rest
+// are counted.
+const maxWarnings = 10
+
+// warnings collects the API server's warnings (rest.WarningHandler), each once.
+type warnings struct {
+	mu    sync.Mutex
+	seen  map[string]bool
+	list  []string
+	extra int
+}
+
+// HandleWarningHeader keeps the warning message, unless it is a repeat.
+func (w *warnings) HandleWarningHeader(code int, agent, message string) {
+	if code != 299 || message == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.seen[message] {
+		return
+	}
+	if w.seen == nil {
+		w.seen = map[string]bool{}
+	}
+	w.seen[message] = true
+	if len(w.list) < maxWarnings {
+		w.list = append(w.list, message)
+	} else {
+		w.extra++
+	}
+}
+
+// take returns the warnings kept since the last call, worded as notes.
+func (w *warnings) take() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for _, m := range w.list {
+		out = append(out, "warning from the API server: "+m)
+	}
+	if w.extra > 0 {
+		out = append(out, fmt.Sprintf("and %d more warnings from the API server", w.extra))
+	}
+	w.list, w.extra = nil, 0
+	return out
 }
 
 // discard is an io.Writer that keeps nothing.

@@ -86,7 +86,7 @@ spot                 0     -           -                0      -          -
 
 func run(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
-	code := newPlugin().program().Main(args, cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
+	code := newPlugin().main(args, cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
 	return code, out.String(), errOut.String()
 }
 

@@ -20,3 +20,19 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+func TestTo(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc... (4 bytes)"},
+		{"aé", 2, "a... (3 bytes)"}, // é is not cut
+	} {
+		if got := To(tt.in, tt.max); got != tt.want {
+			t.Errorf("To(%q, %d) = %q; want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}
