@@ -205,3 +205,34 @@ func TestUnitsAsApimachinery(t *testing.T) {
 		}
 	}
 }
+
+// An instance type's huge requests count as the scheduler counts a pod's: a cpu request
+// whose MilliValue overflows to zero or less is not checked (NodeResourcesFit checks a
+// request only when it is greater than zero), one that comes to a huge positive number
+// fits nowhere. The node: 4 cpus, 32Gi, 110 pods; the type asks 1Gi of memory.
+func TestHugeRequestsAsTheScheduler(t *testing.T) {
+	alloc := corev1.ResourceList{
+		corev1.ResourceCPU:    resource.MustParse("4"),
+		corev1.ResourceMemory: resource.MustParse("32Gi"),
+		corev1.ResourcePods:   resource.MustParse("110"),
+	}
+	n := overWire(t, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n"}, Status: corev1.NodeStatus{Allocatable: alloc}})
+	for _, cpu := range []string{"1", "1e15", "1e16", "1e18", "9223372036854775807", "9223372036854775807m", "9223372036854776", "1Ei"} {
+		it := instanceType("huge", cpu, "1Gi", "", nil)
+		// The pod's requests as the API server sends them: the canonical text of each.
+		pod := overWire(t, &corev1.Node{Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
+			corev1.ResourceCPU:    resource.MustParse(cpu),
+			corev1.ResourceMemory: resource.MustParse("1Gi"),
+		}}}).Status.Allocatable
+		want := schedulerFits(n.Status.Allocatable, pod)
+		r := capacity.Compute([]*instancetype.InstanceType{it}, []capacity.Node{capacity.NodeOf(n)}, capacity.Options{})
+		for _, c := range r.Capacity {
+			if c.InstanceType == "huge" && c.Fits != want {
+				t.Errorf("requests of cpu %s: Compute fits %d; the scheduler %d", cpu, c.Fits, want)
+			}
+		}
+		if len(r.Skipped) > 0 {
+			t.Errorf("requests of cpu %s: skipped %v", cpu, r.Skipped)
+		}
+	}
+}
