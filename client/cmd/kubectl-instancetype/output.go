@@ -9,14 +9,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
-	"github.com/amlarc-go/instancetypes/client/internal/safetext"
+	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 )
 
 // writeJSON prints the report as the DESIGN's contract has it:
 // {"capacity":[{"instanceType","fits","limitedBy","pools":[{"pool","nodes","fits","limitedBy"}]}],"nodes":N,"pods":N}
 // (and "skipped", when instance types were left out). The names are the API server's,
 // as it sent them: what encoding/json leaves of their control characters is written
-// escaped too (safetext.JSON), so that a JSON reader gets the same values and a terminal
+// escaped too (cli.EscapeJSON), so that a JSON reader gets the same values and a terminal
 // no control character.
 func writeJSON(w io.Writer, r *capacity.Report) error {
 	var b bytes.Buffer
@@ -26,18 +26,18 @@ func writeJSON(w io.Writer, r *capacity.Report) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
-	_, err := w.Write(safetext.JSON(b.Bytes()))
+	_, err := w.Write(cli.EscapeJSON(b.Bytes()))
 	return err
 }
 
 // writeText prints one line per instance type and pool: the type's total on its first.
-// Names, pools and resources are the API server's text, each escaped (safetext.Line), so
+// Names, pools and resources are the API server's text, each escaped (cli.Escape), so
 // that none breaks a line or a column, or drives the terminal.
 func writeText(w io.Writer, r *capacity.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "INSTANCE TYPE\tFITS\tLIMITED BY\tPOOL\tNODES\tPOOL FITS\tPOOL LIMITED BY")
 	for _, c := range r.Capacity {
-		head := safetext.Line(c.InstanceType) + "\t" + strconv.FormatInt(c.Fits, 10) + "\t" + dash(string(c.LimitedBy))
+		head := cli.Escape(c.InstanceType) + "\t" + strconv.FormatInt(c.Fits, 10) + "\t" + dash(string(c.LimitedBy))
 		if len(c.Pools) == 0 {
 			fmt.Fprintln(tw, head+"\t-\t0\t-\t-")
 			continue
@@ -46,7 +46,7 @@ func writeText(w io.Writer, r *capacity.Report) error {
 			if i > 0 {
 				head = "\t\t"
 			}
-			pool := safetext.Line(p.Pool)
+			pool := cli.Escape(p.Pool)
 			if pool == "" {
 				pool = "(no pool label)"
 			}
@@ -61,7 +61,7 @@ func dash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return safetext.Line(s)
+	return cli.Escape(s)
 }
 
 const usage = `kubectl instancetype checks Azure ML instance types and the workloads that use them

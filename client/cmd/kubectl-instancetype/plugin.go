@@ -18,7 +18,6 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/amlarc-go/instancetypes/client/capacity"
-	"github.com/amlarc-go/instancetypes/client/internal/safetext"
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/cmd/instancetype/cli"
 	"github.com/amlarc-go/instancetypes/lint"
@@ -52,16 +51,11 @@ func newPlugin() *plugin {
 		maxObjects: capacity.DefaultMaxObjects, maxBytes: capacity.DefaultMaxBytes, maxPageBytes: capacity.DefaultMaxPageBytes}
 }
 
-// main runs one command line of the plugin: the Program's Main, with standard error
-// guarded against CI runners' commands (its messages repeat the API server's text).
+// main runs one command line of the plugin: the Program's Main, which guards standard
+// error against CI runners' commands (its messages repeat the API server's text).
 // Standard output is guarded by each command, as its format has it (-o github writes
 // workflow commands on purpose).
-func (pl *plugin) main(args []string, e cli.Env) int {
-	stderr := safetext.NewGuard(e.Stderr, safetext.Text)
-	defer stderr.Flush()
-	e.Stderr = stderr
-	return pl.program().Main(args, e)
-}
+func (pl *plugin) main(args []string, e cli.Env) int { return pl.program().Main(args, e) }
 
 // program is the plugin as an internal/cli Program.
 func (pl *plugin) program() cli.Program {
@@ -324,7 +318,7 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 		return cli.ExitOK
 	}
 	usageError := func(err error) int {
-		fmt.Fprintf(e.Stderr, "%s capacity: %s\nRun '%s help capacity' for usage.\n", name, safetext.Message(err.Error()), name)
+		fmt.Fprintf(e.Stderr, "%s capacity: %s\nRun '%s help capacity' for usage.\n", name, cli.EscapeMessage(err.Error()), name)
 		return cli.ExitUsage
 	}
 	fs := flag.NewFlagSet("capacity", flag.ContinueOnError)
@@ -359,13 +353,13 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 		tols = append(tols, tol)
 	}
 	// What is printed from here on repeats the API server's text (its errors, names, label
-	// values): each message is cut and escaped (safetext.Message), each name escaped
+	// values): each message is cut and escaped (cli.EscapeMessage), each name escaped
 	// (writeText), and every line guarded against CI runners' commands.
 	fail := func(err error) int {
-		fmt.Fprintf(e.Stderr, "%s capacity: %s\n", name, safetext.Message(err.Error()))
+		fmt.Fprintf(e.Stderr, "%s capacity: %s\n", name, cli.EscapeMessage(err.Error()))
 		return cli.ExitUsage
 	}
-	note := func(s string) { fmt.Fprintf(e.Stderr, "%s capacity: %s\n", name, safetext.Message(s)) }
+	note := func(s string) { fmt.Fprintf(e.Stderr, "%s capacity: %s\n", name, cli.EscapeMessage(s)) }
 	r, host, err := pl.reader()
 	if err != nil {
 		return fail(err)
@@ -396,11 +390,7 @@ func (pl *plugin) capacity(args []string, e cli.Env) int {
 	for _, s := range report.Skipped {
 		note("instance type " + s.InstanceType + " left out: " + s.Reason)
 	}
-	style := safetext.Text
-	if output == "json" {
-		style = safetext.JSONText
-	}
-	stdout := safetext.NewGuard(e.Stdout, style)
+	stdout := cli.NewGuard(e.Stdout, output)
 	if output == "json" {
 		err = writeJSON(stdout, report)
 	} else {

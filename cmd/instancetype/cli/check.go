@@ -18,7 +18,7 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 	name := p.name()
 	o, err := parseFlags(cmd, args, p.Flags, p.Inputs != nil)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "%s %s: %s\nRun '%s help %s' for usage.\n", name, cmd, userText(err.Error()), name, cmd)
+		fmt.Fprintf(e.Stderr, "%s %s: %s\nRun '%s help %s' for usage.\n", name, cmd, EscapeMessage(err.Error()), name, cmd)
 		return ExitUsage
 	}
 	if len(o.paths) == 0 && cmd != "list" && p.Inputs == nil {
@@ -27,20 +27,20 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 	}
 	err = loadConfig(&o)
 	for _, n := range o.notes {
-		fmt.Fprintf(e.Stderr, "%s %s: note: %s\n", name, cmd, userText(n))
+		fmt.Fprintf(e.Stderr, "%s %s: note: %s\n", name, cmd, EscapeMessage(n))
 	}
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "%s %s: config file: %s\n", name, cmd, userText(describe(err)))
+		fmt.Fprintf(e.Stderr, "%s %s: config file: %s\n", name, cmd, EscapeMessage(describe(err)))
 		return ExitUsage
 	}
 	var extra Inputs
 	if p.Inputs != nil {
 		if extra, err = p.Inputs(cmd, o.paths); err != nil {
-			fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, userText(err.Error()))
+			fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, EscapeMessage(err.Error()))
 			return ExitUsage
 		}
 		for _, n := range extra.Notes {
-			fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, userText(n))
+			fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, EscapeMessage(n))
 		}
 	}
 	stdin := stdinOnce(e)
@@ -52,11 +52,11 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 	opts.NoPlacements = cmd != "resolve"
 	r, err := lint.Run(append(in, extra.Paths...), opts)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, userText(describe(err)))
+		fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, EscapeMessage(describe(err)))
 		return ExitUsage
 	}
 	w := writer{Env: e, cmd: cmd, catalogHint: extra.CatalogHint, program: name}
-	stdout := newGuard(e.Stdout, guardFor(o.output))
+	stdout := NewGuard(e.Stdout, o.output)
 	w.Stdout = stdout
 	switch o.output {
 	case "json":
@@ -74,7 +74,7 @@ func (p Program) runCheck(cmd string, args []string, e Env) int {
 		err = ferr
 	}
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "%s %s: writing output: %s\n", name, cmd, userText(err.Error()))
+		fmt.Fprintf(e.Stderr, "%s %s: writing output: %s\n", name, cmd, EscapeMessage(err.Error()))
 		return ExitUsage
 	}
 	if len(r.Findings) > 0 {

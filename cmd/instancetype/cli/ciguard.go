@@ -49,19 +49,25 @@ func guardFor(format string) guardStyle {
 	return guardText
 }
 
-// guard is an io.Writer that writes each line to w once it is complete (Flush writes the
-// rest), rewritten as its style says.
-type guard struct {
+// A Guard is an io.Writer that writes each line to its writer once the line is complete
+// (Flush writes the rest), rewritten so that no CI runner takes it for a command, as the
+// command's output in the format given to NewGuard is: for a program that prints text from
+// elsewhere (the kubectl plugin prints the API server's) beside the command's output.
+type Guard struct {
 	w     io.Writer
 	style guardStyle
 	line  []byte
 	err   error
 }
 
-func newGuard(w io.Writer, style guardStyle) *guard { return &guard{w: w, style: style} }
+// NewGuard returns a Guard over w for output in format (-o): "json" and "sarif" escape as
+// JSON does, "junit" as XML does, "github" writes lines as they are (workflow commands on
+// purpose, their values escaped as the runner unescapes them), anything else as text.
+func NewGuard(w io.Writer, format string) *Guard { return &Guard{w: w, style: guardFor(format)} }
 
-// Write buffers p up to its last line break and writes the complete lines, guarded.
-func (g *guard) Write(p []byte) (int, error) {
+// Write buffers p up to its last line break and writes the complete lines, guarded. It
+// returns len(p), or 0 and the first error of the writer.
+func (g *Guard) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 && g.err == nil {
 		i := bytes.IndexByte(p, '\n')
@@ -79,15 +85,16 @@ func (g *guard) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// Flush writes what is left of an unfinished line.
-func (g *guard) Flush() error {
+// Flush writes what is left of an unfinished line, and returns the first error of the
+// writer.
+func (g *Guard) Flush() error {
 	if len(g.line) > 0 && g.err == nil {
 		g.writeLine()
 	}
 	return g.err
 }
 
-func (g *guard) writeLine() {
+func (g *Guard) writeLine() {
 	_, g.err = g.w.Write(guardLine(g.line, g.style))
 	g.line = g.line[:0]
 }

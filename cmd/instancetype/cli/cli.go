@@ -57,7 +57,7 @@ func Main(args []string, e Env) int { return Program{}.Main(args, e) }
 func (p Program) Main(args []string, e Env) int {
 	// Errors and summaries repeat paths and values: no line of them may read as a CI
 	// runner's command (ciguard.go).
-	stderr := newGuard(e.Stderr, guardText)
+	stderr := NewGuard(e.Stderr, "text")
 	defer stderr.Flush()
 	e.Stderr = stderr
 	if len(args) == 0 {

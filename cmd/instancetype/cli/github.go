@@ -43,7 +43,7 @@ var (
 
 // ghData escapes the message of a workflow command. Control characters are first written
 // escaped, as the text output writes them, so that input cannot reach the log raw.
-func ghData(s string) string { return ghDataEscaper.Replace(escape(s)) }
+func ghData(s string) string { return ghDataEscaper.Replace(Escape(s)) }
 
 // ghProperty escapes the value of a property of a workflow command.
-func ghProperty(s string) string { return ghPropertyEscaper.Replace(escape(s)) }
+func ghProperty(s string) string { return ghPropertyEscaper.Replace(Escape(s)) }

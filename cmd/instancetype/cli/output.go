@@ -183,7 +183,7 @@ func (w writer) json(r *lint.Report) error {
 			Summary       jsonSummary        `json:"summary"`
 		}{its, findings, suppressed, sum}
 	}
-	enc := json.NewEncoder(w.Stdout)
+	enc := json.NewEncoder(escapedJSON{w.Stdout})
 	enc.SetEscapeHTML(false) // "<stdin>", not "\u003cstdin\u003e": the output is read by people and jq, not put in HTML
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -233,12 +233,12 @@ func (w writer) text(r *lint.Report) error {
 		}
 	}
 	for _, f := range r.Findings {
-		loc := escape(f.File) + ":" + strconv.Itoa(f.Line) + ":"
+		loc := Escape(f.File) + ":" + strconv.Itoa(f.Line) + ":"
 		line := w.style(loc, bold) + " "
 		if f.Err.Field != "" {
-			line += w.style(escape(f.Err.Field), yellow) + ": "
+			line += w.style(Escape(f.Err.Field), yellow) + ": "
 		}
-		if _, err := fmt.Fprintln(w.Stdout, line+escape(f.Message())); err != nil {
+		if _, err := fmt.Fprintln(w.Stdout, line+Escape(f.Message())); err != nil {
 			return err
 		}
 	}
@@ -246,10 +246,12 @@ func (w writer) text(r *lint.Report) error {
 	return err
 }
 
-// escape makes s safe to print as part of one line: line breaks, other control characters
-// (terminal escapes among them), invalid UTF-8 and the characters that reorder text are
-// written escaped, as %q would write them, so that input cannot forge a line of output.
-func escape(s string) string {
+// Escape makes s safe to print as part of one line: line breaks, other control characters
+// (terminal escapes among them: ESC, BEL, the C1 controls), invalid UTF-8 and the
+// characters that reorder text are written escaped, as %q would write them, so that input
+// cannot forge a line of output or drive the terminal (kubectl escapes terminal special
+// characters so since CVE-2021-25743). Text with nothing to escape is returned as it is.
+func Escape(s string) string {
 	clean := true
 	for _, r := range s {
 		if !printable(r) {
@@ -280,10 +282,10 @@ func escape(s string) string {
 // maxMessage is the longest error message the command prints, in bytes.
 const maxMessage = 2048
 
-// userText is a message that may repeat text from the command line or the file system (a
-// flag's value, a path): clipped, so that a huge argument makes a short message, and
-// escaped, so that it is one line of plain text whatever it holds.
-func userText(s string) string { return escape(clip.To(s, maxMessage)) }
+// EscapeMessage is a message that may repeat text from elsewhere (a flag's value, a path,
+// an API server's error): clipped to 2 KiB, so that a huge argument makes a short message,
+// and escaped (Escape), so that it is one line of plain text whatever it holds.
+func EscapeMessage(s string) string { return Escape(clip.To(s, maxMessage)) }
 
 // printable reports a character safe on one line of a terminal.
 func printable(r rune) bool {
@@ -347,7 +349,7 @@ func (w writer) placementTable(r *lint.Report) error {
 		case p.Kind == workload.ComputeJob:
 			kind = "job"
 		}
-		compute := escape(p.Compute)
+		compute := Escape(p.Compute)
 		if p.Compute != "" && p.ComputeType == "" {
 			compute += " (type unknown)"
 		}
@@ -367,7 +369,7 @@ func (w writer) placementTable(r *lint.Report) error {
 			}
 		}
 		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n",
-			escape(p.File), p.Line, kind, dash(escape(name)), dash(compute), dash(escape(p.InstanceType)),
+			Escape(p.File), p.Line, kind, dash(Escape(name)), dash(compute), dash(Escape(p.InstanceType)),
 			pairs(p.NodeSelector()), resourcePairs(p.Requests()), resourcePairs(p.Limits()), status, fits)
 	}
 	return tw.Flush()
@@ -384,7 +386,7 @@ func (w writer) catalogTable(r *lint.Report) error {
 		res := it.Spec.Resources
 		source := "built-in"
 		if o, ok := r.Origin(it.Name); ok && !r.Catalog.IsBuiltIn(it.Name) {
-			source = escape(o.File) + ":" + strconv.Itoa(o.Line)
+			source = Escape(o.File) + ":" + strconv.Itoa(o.Line)
 			if o.Cluster {
 				source = "cluster (" + source + ")"
 			}
@@ -397,7 +399,7 @@ func (w writer) catalogTable(r *lint.Report) error {
 			f, _ := r.Fit(it.Name)
 			fits = "\t" + strconv.Itoa(f.Fits) + "/" + strconv.Itoa(r.Nodes)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n", escape(it.Name),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n", Escape(it.Name),
 			amount(res.Requests[instancetype.ResourceCPU]), amount(res.Limits[instancetype.ResourceCPU]),
 			amount(res.Requests[instancetype.ResourceMemory]), amount(res.Limits[instancetype.ResourceMemory]),
 			extended(res.Limits), pairs(it.Spec.NodeSelector), source, fits)
@@ -450,7 +452,7 @@ func pairs(m map[string]string) string {
 	}
 	slices.Sort(keys)
 	for i, k := range keys {
-		keys[i] = escape(k) + "=" + escape(m[k])
+		keys[i] = Escape(k) + "=" + Escape(m[k])
 	}
 	return strings.Join(keys, ",")
 }

@@ -22,7 +22,7 @@ func (p Program) rules(args []string, e Env) int {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Summary, r.Doc)
 	}
 	if err := tw.Flush(); err != nil {
-		fmt.Fprintf(e.Stderr, "%s rules: writing output: %s\n", p.name(), userText(err.Error()))
+		fmt.Fprintf(e.Stderr, "%s rules: writing output: %s\n", p.name(), EscapeMessage(err.Error()))
 		return ExitUsage
 	}
 	return ExitOK

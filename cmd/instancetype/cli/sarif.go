@@ -122,7 +122,7 @@ func (w writer) sarif(r *lint.Report) error {
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{
 		Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Results: results,
 	}}}
-	enc := json.NewEncoder(w.Stdout)
+	enc := json.NewEncoder(escapedJSON{w.Stdout})
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(log); err != nil {
