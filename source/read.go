@@ -272,7 +272,10 @@ func eachYAML(text []byte, from int, marker string, fn func(yamlDoc) bool) *line
 	lc := &lineCursor{text: text, line: 1}
 	lc.moveTo(from)
 	br := lineBuffers.Get().(*bufio.Reader)
-	defer lineBuffers.Put(br)
+	defer func() {
+		br.Reset(nil) // the pool keeps the buffer, not the file
+		lineBuffers.Put(br)
+	}()
 	br.Reset(bytes.NewReader(text[from:]))
 	r := utilyaml.NewYAMLReader(br)
 	for {
