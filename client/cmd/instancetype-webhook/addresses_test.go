@@ -11,9 +11,9 @@ import (
 	"github.com/amlarc-go/instancetypes/client/internal/testcerts"
 )
 
-// startServers runs the servers in process with a test certificate and args, and returns
-// their logs once they are ready; the test's end stops them and waits for their exit.
-func startServers(t *testing.T, args ...string) *logLines {
+// certDir returns a directory holding a serving certificate and key of a new test CA, as
+// the kubelet mounts a Secret, and the CA.
+func certDir(t *testing.T) (string, *testcerts.CA) {
 	t.Helper()
 	ca, err := testcerts.NewCA()
 	if err != nil {
@@ -27,6 +27,14 @@ func startServers(t *testing.T, args ...string) *logLines {
 	if err := s.WriteAsKubelet(dir); err != nil {
 		t.Fatal(err)
 	}
+	return dir, ca
+}
+
+// startServers runs the servers in process with a test certificate and args, and returns
+// their logs once they are ready; the test's end stops them and waits for their exit.
+func startServers(t *testing.T, args ...string) *logLines {
+	t.Helper()
+	dir, _ := certDir(t)
 	logs := newLogLines()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)

@@ -17,7 +17,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/amlarc-go/instancetypes/client/internal/testcerts"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -126,18 +125,7 @@ const review = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","re
 // metrics answer, and a canceled context shuts everything down with readiness failing
 // first.
 func TestServe(t *testing.T) {
-	ca, err := testcerts.NewCA()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ca.Serve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := s.WriteAsKubelet(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir, ca := certDir(t)
 	logs := newLogLines()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
