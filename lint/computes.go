@@ -112,13 +112,24 @@ type computeOf struct {
 	missing  bool        // Options.Computes was given and lacks it
 	rg, ws   string
 	notKnown bool // the workload names a compute whose type is not known
+	// shown is the compute as written when it names none: an Azure ML expression, bound
+	// when the job is submitted (${{parent.inputs.compute}}), or a placeholder not filled
+	// in (<compute>, $COMPUTE), which placeholder says.
+	shown       string
+	placeholder rules.PlaceholderKind
 }
 
 // lookup tells what the run knows of the compute that w names.
 func (s *computeSet) lookup(w *workload.Workload) computeOf {
 	ref := azureml.ParseCompute(w.Compute)
+	if ref.Expression {
+		return computeOf{notKnown: true, shown: w.Compute}
+	}
+	if k := rules.PlaceholderOf(w.Compute); k != rules.NoPlaceholder && ref.Name != "" {
+		return computeOf{notKnown: true, shown: w.Compute, placeholder: k}
+	}
 	if ref.Name == "" {
-		return computeOf{notKnown: ref.Expression}
+		return computeOf{}
 	}
 	c := computeOf{name: ref.Name, rg: ref.ResourceGroup, ws: ref.Workspace}
 	if d, ok := s.byName[strings.ToLower(ref.Name)]; ok {
@@ -165,6 +176,13 @@ func (s *computeSet) notFound(name string, path *field.Path) *field.Error {
 	e.Detail = detail
 	e.Origin = rules.ComputeNotFound
 	return e
+}
+
+// placeholderError is the finding of a compute, at path, that is a placeholder of kind k
+// not filled in.
+func placeholderError(value string, k rules.PlaceholderKind, path *field.Path) *field.Error {
+	return field.Invalid(path, clip.String(value), "not filled in: "+k.Describe()+
+		"; write the name of the Kubernetes compute target the workload runs on, azureml:NAME (az ml compute list lists them)").WithOrigin(rules.Placeholder)
 }
 
 // nearestNames returns the names of x within a small edit distance of name (or equal to

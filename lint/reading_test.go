@@ -1044,7 +1044,7 @@ func TestExamplesRead(t *testing.T) {
 		byFile[p.File] = p
 	}
 	if w, want := *byFile["job.yaml"].Workload, (workload.Workload{Kind: workload.ComputeJob, InstanceType: "myinstancetypename",
-		Compute: "azureml:<Kubernetes-compute_target_name>", ComputePath: field.NewPath("compute")}); !reflect.DeepEqual(w, want) {
+		Compute: "azureml:k8s-compute", ComputePath: field.NewPath("compute")}); !reflect.DeepEqual(w, want) {
 		t.Errorf("job.yaml: %+v; want %+v", w, want)
 	}
 	dep := byFile["deployment_resources.yaml"].Workload

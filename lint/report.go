@@ -107,7 +107,9 @@ type Placement struct {
 	resolve.Placement
 	// Compute is the name of the compute target the workload runs on: its own, or its
 	// pipeline's default; "" when it names none (an online deployment runs on its
-	// endpoint's compute) or one bound when the pipeline runs (${{…}}). ComputeType is
+	// endpoint's compute); as written when it is an expression bound when the job is
+	// submitted (${{parent.inputs.compute}}) or a placeholder not filled in ($COMPUTE,
+	// which has a finding of rule placeholder). ComputeType is
 	// that compute's type when the computes given (Options.Computes) or among the inputs
 	// say it: "kubernetes" (a workload on a compute of another type is skipped, not
 	// placed); "" when the type is not known, and the workload is checked as if it ran on

@@ -44,6 +44,7 @@ var registry = []Rule{
 	{rules.R10, "MLflowMinimums", "an MLflow model deployment requests at least 2 cpu and 4G of memory", ""},
 	{rules.RequestAboveLimit, "RequestAboveLimit", "an instance type's cpu or memory request is not above its own limit", ""},
 	{rules.ResourceName, "ResourceName", "a resource is cpu, memory or a fully qualified extended resource (nvidia.com/gpu)", ""},
+	{rules.Placeholder, "PlaceholderNotFilledIn", "a workload's instance type, compute and resources are filled in, not placeholders (<name>, $VAR, ${VAR}, {{ }}, ${{parent.inputs.x}})", ""},
 	{rules.Metadata, "ObjectMetadata", "an instance type's metadata (labels, annotations, finalizers, generateName, owner references) is what the API server accepts", ""},
 	{rules.Syntax, "SyntaxError", "the file is YAML or JSON that kubectl reads", ""},
 	{rules.UnknownField, "UnknownField", "every field is one the schema has (strict decoding)", ""},

@@ -48,6 +48,7 @@ var ruleCases = []struct {
 	{"R10", []string{"a.yaml", deployment("instance_type: gpu\nmodel: {type: mlflow_model, path: m}\n"), "t.yaml", gpuType}, nil},
 	{"request-above-limit", []string{"a.yaml", instanceType("a", "    requests: {cpu: \"2\", memory: 1Gi}\n    limits: {cpu: \"1\", memory: 2Gi}\n")}, nil},
 	{"resource-name", []string{"a.yaml", instanceType("a", "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"1\", memory: 2Gi, cpus: \"1\"}\n")}, nil},
+	{"placeholder", []string{"a.yaml", deployment("instance_type: ${INSTANCE_TYPE}\n"), "t.yaml", gpuType}, nil},
 	{"metadata", []string{"a.yaml", strings.Replace(instanceType("a", okResources), "  name: a\n", "  name: a\n  labels: {\"bad key!\": x}\n", 1)}, nil},
 	{"syntax", []string{"a.yaml", "a: [1\n"}, nil},
 	{"unknown-field", []string{"a.yaml", instanceType("a", okResources) + "status: {}\n"}, nil},

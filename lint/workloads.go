@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"cmp"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -10,6 +12,7 @@ import (
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 	"github.com/amlarc-go/instancetypes/workload"
@@ -113,7 +116,10 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 	if cp.missing && w.ComputePath != nil {
 		errs = append(errs, c.computes.notFound(cp.name, w.ComputePath))
 	}
-	found := p.doc.locate(errs)
+	if cp.placeholder != rules.NoPlaceholder && w.ComputePath != nil {
+		errs = append(errs, placeholderError(cp.shown, cp.placeholder, w.ComputePath))
+	}
+	found := foldPlaceholders(p.doc.locate(errs))
 	var fits *fit.Result
 	if c.index != nil && pl.Found {
 		own := w.Resources != nil && w.Kind == workload.OnlineDeployment
@@ -142,7 +148,7 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 	if c.keep {
 		placement = Placement{
 			File: p.file, Line: p.line, DocumentKind: p.kind, Path: p.path,
-			Workload: w, Placement: pl, Compute: cp.name,
+			Workload: w, Placement: pl, Compute: cmp.Or(cp.name, cp.shown),
 			Resolved: pl.Found && len(found) == 0 && !p.decodeErr && (fits == nil || fits.Fits > 0),
 			Fit:      fits,
 		}
@@ -151,6 +157,60 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 		}
 	}
 	return placement, found
+}
+
+// maxFolded is the most other placeholders the finding of a workload's first lists.
+const maxFolded = 5
+
+// foldPlaceholders returns fs with its findings of placeholders not filled in made one:
+// the first by place, which lists the others (a template or an unexpanded heredoc is one
+// mistake, however many values it leaves unfilled). fs is modified.
+func foldPlaceholders(fs []Finding) []Finding {
+	first, n := -1, 0
+	for i, f := range fs {
+		if f.Rule() != rules.Placeholder {
+			continue
+		}
+		n++
+		if first < 0 || f.Line < fs[first].Line || f.Line == fs[first].Line && f.Column < fs[first].Column {
+			first = i
+		}
+	}
+	if n < 2 {
+		return fs
+	}
+	var others []Finding
+	kept := fs[:0]
+	head := fs[first]
+	for i, f := range fs {
+		switch {
+		case i == first:
+		case f.Rule() == rules.Placeholder:
+			others = append(others, f)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	sortByPlace(others)
+	var b strings.Builder
+	b.WriteString("; also not filled in: ")
+	for i, f := range others[:min(len(others), maxFolded)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(clip.String(f.Err.Field) + " (line " + strconv.Itoa(f.Line) + ")")
+	}
+	if len(others) > maxFolded {
+		b.WriteString(" and " + strconv.Itoa(len(others)-maxFolded) + " more")
+	}
+	c := *head.Err // the error may be shared with the document's list: change a copy
+	c.Detail += b.String()
+	for i := range kept {
+		if kept[i].Err == head.Err {
+			kept[i].Err = &c
+		}
+	}
+	return kept
 }
 
 // scopeHint says why the nodes tainted for a workspace or resource group (keys, see

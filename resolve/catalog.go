@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
@@ -36,9 +37,11 @@ type Catalog struct {
 	baseNames []string
 	// merged caches names() of a catalog with a delta; nil until first asked for.
 	merged atomic.Pointer[[]string]
-	// index caches the index of names() that suggestions walk; nil until a name is
+	// index caches the index of offered() that suggestions walk; nil until a name is
 	// missed.
 	index atomic.Pointer[textdist.Index]
+	// valid caches offered(); nil until first asked for.
+	valid atomic.Pointer[[]string]
 
 	// def is the effective defaultinstancetype, never nil.
 	def *instancetype.InstanceType
@@ -118,11 +121,10 @@ func (c *Catalog) Lookup(name string) (*instancetype.InstanceType, error) {
 
 // notFound returns the error for a name the catalog lacks.
 func (c *Catalog) notFound(name string) *NotFoundError {
-	names := c.names()
-	return &NotFoundError{Name: name, Suggestions: suggest(name, c.nameIndex()), Available: slices.Clone(names)}
+	return &NotFoundError{Name: name, Suggestions: suggest(name, c.nameIndex()), Available: slices.Clone(c.offered())}
 }
 
-// nameIndex returns the index of the catalog's names, built on first use, which finds the
+// nameIndex returns the index of the catalog's names that a workload can name (offered), built on first use, which finds the
 // names close to one the catalog lacks without comparing it with each.
 func (c *Catalog) nameIndex() *textdist.Index {
 	c = c.orBuiltin()
@@ -130,11 +132,41 @@ func (c *Catalog) nameIndex() *textdist.Index {
 		return x
 	}
 	// As for names: concurrent callers may each build it, the first to publish wins.
-	x := textdist.NewIndex(c.names())
+	x := textdist.NewIndex(c.offered())
 	if c.index.CompareAndSwap(nil, x) {
 		return x
 	}
 	return c.index.Load()
+}
+
+// offered returns the names of the catalog that a workload can name, sorted: those that
+// are object names. An InstanceType of another name (Tiny_Type), which the API server
+// refuses, is in the catalog, but no finding offers it as a known name or a suggestion.
+// The slice is computed once and shared (it is names() itself when every name is valid):
+// it must not be modified.
+func (c *Catalog) offered() []string {
+	c = c.orBuiltin()
+	if p := c.valid.Load(); p != nil {
+		return *p
+	}
+	names := c.names()
+	out := names
+	for i, n := range names {
+		if !rules.IsObjectName(n) {
+			out = append(make([]string, 0, len(names)-1), names[:i]...)
+			for _, n := range names[i+1:] {
+				if rules.IsObjectName(n) {
+					out = append(out, n)
+				}
+			}
+			break
+		}
+	}
+	// As for names: concurrent callers may each filter, the first to publish wins.
+	if c.valid.CompareAndSwap(nil, &out) {
+		return out
+	}
+	return *c.valid.Load()
 }
 
 // Names returns the names of the instance types of the catalog, sorted, the default's

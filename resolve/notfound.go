@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/internal/textdist"
 )
 
@@ -14,7 +15,7 @@ import (
 type NotFoundError struct {
 	// Name is the name looked up.
 	Name string
-	// Suggestions are the names of the catalog close to Name, best first, at most
+	// Suggestions are the names of Available close to Name, best first, at most
 	// [MaxSuggestions]: equal but for case, then within a small edit distance (insertions,
 	// deletions, substitutions and transpositions, ignoring ASCII case), then sharing a
 	// prefix of at least 3 bytes with it (ignoring ASCII case); nearer first, then in
@@ -23,7 +24,9 @@ type NotFoundError struct {
 	// built so that thousands of names are equally close, they are the close names the walk
 	// found first.
 	Suggestions []string
-	// Available is every name of the catalog, sorted.
+	// Available is every name of the catalog that a workload can name, sorted: those that
+	// are object names (an InstanceType of another name, which the API server refuses, is
+	// neither listed nor suggested).
 	Available []string
 }
 
@@ -44,7 +47,7 @@ func (e *NotFoundError) Error() string {
 // notFoundDetail is the detail of the error for a name the catalog lacks, as
 // [NotFoundError.Detail] renders it, without copying the catalog's names.
 func (c *Catalog) notFoundDetail(name string) string {
-	e := NotFoundError{Name: name, Suggestions: suggest(name, c.nameIndex()), Available: c.names()}
+	e := NotFoundError{Name: name, Suggestions: suggest(name, c.nameIndex()), Available: c.offered()}
 	return e.Detail()
 }
 
@@ -71,10 +74,17 @@ func (e *NotFoundError) Detail() string {
 		return b.String()
 	}
 	b.WriteString("known instance types: ")
-	for i, s := range e.Available {
+	listNames(&b, e.Available)
+	return b.String()
+}
+
+// listNames writes names quoted and separated by commas, only the first ten of them,
+// followed by "and N more", in a large catalog.
+func listNames(b *strings.Builder, names []string) {
+	for i, s := range names {
 		if i == maxListed {
 			b.WriteString(" and ")
-			b.WriteString(strconv.Itoa(len(e.Available) - i))
+			b.WriteString(strconv.Itoa(len(names) - i))
 			b.WriteString(" more")
 			break
 		}
@@ -83,6 +93,26 @@ func (e *NotFoundError) Detail() string {
 		}
 		b.WriteString(clip.Quote(s))
 	}
+}
+
+// placeholderDetail is the detail of the error for an instance type name that is a
+// placeholder of kind k: what it is, and what to write instead, the catalog's names
+// (those a workload can name) unless the catalog is known not to be the cluster's.
+func (c *Catalog) placeholderDetail(k rules.PlaceholderKind, namesUnchecked bool) string {
+	var b strings.Builder
+	b.WriteString("not filled in: ")
+	b.WriteString(k.Describe())
+	if k == rules.Expression {
+		b.WriteString("; to have it checked, write the name of an instance type here")
+	} else {
+		b.WriteString("; write the name of an instance type here")
+	}
+	if namesUnchecked {
+		b.WriteString(", one of the cluster's (kubectl get instancetypes)")
+		return b.String()
+	}
+	b.WriteString(": ")
+	listNames(&b, c.offered())
 	return b.String()
 }
 

@@ -31,13 +31,20 @@ type Options struct {
 	// validate.Resolve): it says that the catalog a workload is checked against is not the
 	// cluster's (none was given), so that an instance type name it lacks is not reported,
 	// and only a name that cannot be an instance type's at all is. Resolve itself reports
-	// a name the catalog lacks whatever it says.
+	// a name the catalog lacks whatever it says, and reads it only to word the error of a
+	// placeholder (which then lists no names of the catalog).
 	NamesUnchecked bool
 }
 
 // Resolve returns the placement of the workload w in the catalog c (nil for the built-in
 // default alone), by the rules in the package documentation. opts.NodeSelector is the
 // extension's own nodeSelector; the rest of opts is validation's, and Resolve ignores it.
+//
+// An instance type the catalog lacks is an error of rule R6 (field.ErrorTypeNotFound) that
+// suggests the nearest names of the catalog; one that is a placeholder not filled in
+// (<name>, $VAR, ${VAR}, {{ … }}, an Azure ML expression ${{parent.inputs.x}}) is instead
+// one error of rule "placeholder" (field.ErrorTypeInvalid) that says what it is and what
+// to write there.
 //
 // fldPath is the root of the workload in its document (nil for a whole document); errors
 // are reported below it, at instance_type (resources.instance_type for a job) and at
@@ -58,11 +65,15 @@ func Resolve(c *Catalog, w *workload.Workload, fldPath *field.Path, opts Options
 	}
 	var errs field.ErrorList
 	it, ok := c.Get(p.InstanceType)
-	if !ok {
+	switch k := rules.PlaceholderOf(p.InstanceType); {
+	case !ok && k != rules.NoPlaceholder:
+		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(p.InstanceType),
+			c.orBuiltin().placeholderDetail(k, opts.NamesUnchecked)).WithOrigin(rules.Placeholder))
+	case !ok:
 		e := field.NotFound(w.InstanceTypePath(fldPath), clip.String(p.InstanceType)).WithOrigin(rules.R6)
 		e.Detail = c.orBuiltin().notFoundDetail(p.InstanceType)
 		errs = append(errs, e)
-	} else {
+	default:
 		p.Found = true
 		p.BuiltIn = it == builtinDefault
 		if selector.Compatible(opts.NodeSelector, it.Spec.NodeSelector) {

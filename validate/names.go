@@ -13,44 +13,28 @@ import (
 // maxNameLen is the longest object name Kubernetes accepts: a DNS-1123 subdomain.
 const maxNameLen = 253
 
-// validObjectName reports whether s is a DNS-1123 subdomain of at most 253 bytes: labels
-// of [a-z0-9-] separated by single dots, each starting and ending with [a-z0-9]. It
-// accepts exactly the strings content.IsDNS1123Subdomain accepts, and does not allocate.
-func validObjectName(s string) bool {
-	n := len(s)
-	if n == 0 || n > maxNameLen || !isLowerAlnum(s[0]) || !isLowerAlnum(s[n-1]) {
-		return false
-	}
-	for i := 1; i < n-1; i++ {
-		switch c := s[i]; {
-		case isLowerAlnum(c), c == '-':
-		case c == '.':
-			// A dot must sit between two alphanumerics: it ends one label and the next
-			// begins, so "a..b", "a.-b" and "a-.b" are refused.
-			if !isLowerAlnum(s[i-1]) || !isLowerAlnum(s[i+1]) {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+// validObjectName reports whether s is a DNS-1123 subdomain of at most 253 bytes, as
+// rules.IsObjectName tells it: exactly the strings content.IsDNS1123Subdomain accepts,
+// without allocating.
+func validObjectName(s string) bool { return rules.IsObjectName(s) }
 
 // objectNameDetail explains why name is not a valid object name and suggests a valid
 // spelling when one is obvious. It says what content.IsDNS1123Subdomain says, in fewer
 // words.
 func objectNameDetail(name string) string {
-	detail := "must be a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, such as \"gpu-small\""
-	if len(name) > maxNameLen {
-		detail = "must be no more than 253 bytes"
-	}
+	detail := objectNameRule(name)
 	if s := suggestObjectName(name); s != "" {
 		detail += "; did you mean " + clip.Quote(s) + "?"
 	}
 	return detail
+}
+
+// objectNameRule says which rule of object names name breaks, without a suggestion.
+func objectNameRule(name string) string {
+	if len(name) > maxNameLen {
+		return "must be no more than 253 bytes"
+	}
+	return "must be a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, such as \"gpu-small\""
 }
 
 // suggestObjectName turns name into a DNS-1123 subdomain by lowercasing it, replacing
@@ -148,3 +132,5 @@ func suggestResourceName(name string) string {
 	}
 	return ""
 }
+
+func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }

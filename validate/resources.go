@@ -131,6 +131,10 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 	bad := clip.String(a.String())
 	switch problem {
 	case rules.Invalid:
+		if k := rules.PlaceholderOf(a.String()); k != rules.NoPlaceholder && who == ownerDeployment {
+			// An Azure ML file not filled in: one finding that says so, not a quantity's.
+			return append(errs, field.Invalid(l.key(s), bad, "not filled in: "+k.Describe()+"; write "+example(c)).WithOrigin(rules.Placeholder))
+		}
 		return append(errs, field.Invalid(l.key(s), bad, invalidAmountDetail(a, c)).WithOrigin(who.rule(c)))
 	case rules.Spaced:
 		return append(errs, field.Invalid(l.key(s), bad, "must not have white space around it: the API server's schema for instance types refuses it; write "+

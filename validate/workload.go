@@ -49,15 +49,23 @@ func Resolve(c *resolve.Catalog, w *workload.Workload, fldPath *field.Path, opts
 	if w.Resources != nil && w.Kind != workload.ComputeJob {
 		errs = validateResources(w.Resources, at{fldPath, pathLimits}, at{fldPath, pathRequests}, ownerDeployment, errs)
 	}
-	badName := w.InstanceType != "" && !validObjectName(w.InstanceType)
+	// A placeholder (<name>, ${VAR}, ${{parent.inputs.x}}) is resolve's to report, once:
+	// it is not a malformed name.
+	badName := w.InstanceType != "" && !validObjectName(w.InstanceType) && rules.PlaceholderOf(w.InstanceType) == rules.NoPlaceholder
+	var nameErr *field.Error
 	if badName {
-		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(w.InstanceType), instanceTypeNameDetail(w.InstanceType)).WithOrigin(rules.R6))
+		nameErr = field.Invalid(w.InstanceTypePath(fldPath), clip.String(w.InstanceType), instanceTypeNameDetail(w.InstanceType, !opts.NamesUnchecked)).WithOrigin(rules.R6)
+		errs = append(errs, nameErr)
 	}
 	p, rerrs := resolve.Resolve(c, w, fldPath, opts)
 	for _, e := range rerrs {
-		// A name that cannot be an instance type's has its finding already; a name the
-		// catalog lacks is no finding when the catalog is known to be incomplete.
+		// A name that cannot be an instance type's has its finding already, which takes
+		// the catalog's nearest names from the one resolve gives; a name the catalog lacks
+		// is no finding when the catalog is known to be incomplete.
 		if e.Type == field.ErrorTypeNotFound && (badName || opts.NamesUnchecked) {
+			if badName && !opts.NamesUnchecked {
+				nameErr.Detail += "; " + e.Detail
+			}
 			continue
 		}
 		errs = append(errs, e)
@@ -73,11 +81,20 @@ func Resolve(c *resolve.Catalog, w *workload.Workload, fldPath *field.Path, opts
 }
 
 // instanceTypeNameDetail explains why name, written in a workload's instance_type, cannot
-// name an InstanceType.
-func instanceTypeNameDetail(name string) string {
+// name an InstanceType. With catalog (the catalog is the cluster's), it suggests nothing:
+// the caller adds the catalog's nearest names, so that what it suggests is always a name
+// the catalog has; without, it suggests the valid spelling of name, when one is obvious.
+func instanceTypeNameDetail(name string, catalog bool) string {
 	if rules.IsVMSize(name) {
-		return clip.Quote(name) + " is an Azure VM size, which managed online deployments and serverless jobs use; " +
-			"on Kubernetes, instance_type names an InstanceType of the cluster (kubectl get instancetypes), such as \"defaultinstancetype\""
+		detail := clip.Quote(name) + " is an Azure VM size, which managed online deployments and serverless jobs use; " +
+			"on Kubernetes, instance_type names an InstanceType of the cluster (kubectl get instancetypes)"
+		if catalog {
+			return detail
+		}
+		return detail + ", such as \"defaultinstancetype\""
+	}
+	if catalog {
+		return "must name an InstanceType: " + objectNameRule(name)
 	}
 	return "must name an InstanceType: " + objectNameDetail(name)
 }

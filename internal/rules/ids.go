@@ -38,6 +38,10 @@ const (
 	RequestAboveLimit = "request-above-limit"
 	// ResourceName: a resource name that is neither cpu, memory nor an extended resource.
 	ResourceName = "resource-name"
+	// Placeholder: a value of a workload the checks read (its instance type, its compute,
+	// a deployment's resources) that is a placeholder not filled in: <name>, $VAR,
+	// ${VAR}, {{ … }}, ${{parent.inputs.x}}.
+	Placeholder = "placeholder"
 
 	// Syntax: text that is not YAML or JSON kubectl reads (lint.SyntaxError).
 	Syntax = "syntax"

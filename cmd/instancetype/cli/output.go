@@ -78,7 +78,8 @@ type (
 		Resources    jsonResources     `json:"resources"`
 		Resolved     bool              `json:"resolved"`
 		Fits         *int              `json:"fits,omitempty"`
-		// Compute is the compute target's name, "" when the workload names none;
+		// Compute is the compute target's name, "" when the workload names none; an Azure
+		// ML expression (${{parent.inputs.compute}}) or a placeholder as written;
 		// ComputeType is "kubernetes" when the computes given say so, and absent when its
 		// type is not known.
 		Compute     string `json:"compute"`
@@ -350,7 +351,13 @@ func (w writer) placementTable(r *lint.Report) error {
 			kind = "job"
 		}
 		compute := Escape(p.Compute)
-		if p.Compute != "" && p.ComputeType == "" {
+		switch {
+		case p.Compute == "" || p.ComputeType != "":
+		case azureml.ParseCompute(p.Compute).Expression:
+			compute += " (an expression: bound when the job is submitted)"
+		case rules.PlaceholderOf(p.Compute) != rules.NoPlaceholder:
+			compute += " (not filled in)"
+		default:
 			compute += " (type unknown)"
 		}
 		name := p.Name
