@@ -91,8 +91,33 @@ func InstanceType(v any, p *field.Path, item bool, src strict.Written) (*instanc
 		typeMeta(d, m, p, instancetype.Kind, item)
 		d.Object(m, reflect.ValueOf(it).Elem(), p)
 	}
+	if spec, _ := m["spec"].(map[string]any); hasKey(spec, "tolerations") {
+		at := p.Child("spec", "tolerations").String()
+		for _, e := range d.Errs {
+			if e.Field == at && e.Origin == rules.UnknownField {
+				e.Detail += tolerationsHint
+			}
+		}
+	}
 	return it, d.Errs
 }
+
+// hasKey reports whether the mapping m has the key k.
+func hasKey(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// tolerationsHint follows the unknown-field finding of an InstanceType's spec.tolerations:
+// where the tolerations of Azure ML's workloads come from instead. Azure Machine
+// Learning's "Reference for configuring Kubernetes cluster" (section "Supported Azure
+// Machine Learning taints and tolerations") supports only its own taints, which its
+// workload pods tolerate; its extension's configuration settings (az k8s-extension
+// create --config) include a nodeSelector but no tolerations.
+const tolerationsHint = "; an InstanceType has no tolerations: Azure ML's workload pods tolerate Azure ML's own taints: " +
+	"ml.azure.com/amlarc=true and ml.azure.com/amlarc-workload=true, and ml.azure.com/resource-group, ml.azure.com/workspace " +
+	"and ml.azure.com/compute set to the workload's own; taint the nodes for Azure ML with those, and pick the nodes with " +
+	"spec.nodeSelector (or the extension's nodeSelector: az k8s-extension create --config nodeSelector.KEY=VALUE)"
 
 // typeMeta checks the apiVersion and kind of the instance type or list m at p (or, with
 // optional set, of a list item, where both may be left out). Values that are not strings

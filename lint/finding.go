@@ -39,6 +39,9 @@ const (
 	// SuppressionProblem: a suppression comment (# instancetype:ignore RULE) that names no
 	// rule, a rule that does not exist, or suppresses nothing.
 	SuppressionProblem FindingType = "Suppression"
+	// Note: not a finding but a note of Report.Notes, about what is accepted and has no
+	// effect (an InstanceType's metadata.namespace). It has no rule id.
+	Note FindingType = "Note"
 )
 
 // Finding is a problem at a place in a file.

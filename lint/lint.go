@@ -15,6 +15,7 @@ import (
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/clip"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/selector"
 	"github.com/amlarc-go/instancetypes/source"
@@ -459,7 +460,9 @@ func (r *run) finish() *Report {
 		suppressed = append(suppressed, f.suppressed...)
 		moreSuppressed += f.moreSuppressed
 		rep.Findings = append(rep.Findings, capped(f.name, f.findings, f.more+f.moreLater, later, r.limit)...)
+		rep.Notes = append(rep.Notes, f.notes...)
 	}
+	sortByPlace(rep.Notes)
 	for _, file := range otherFiles {
 		if fs, ok := others[file]; ok {
 			fs = r.supp.filter(fs, nil, &suppressed)
@@ -474,6 +477,18 @@ func (r *run) finish() *Report {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
 	return rep
+}
+
+// maxNotes is the most notes a file reports.
+const maxNotes = 100
+
+// namespaceNote is the note of an InstanceType, at p, that gives metadata.namespace ns: an
+// InstanceType is cluster-scoped, and the API server drops the namespace of a
+// cluster-scoped object it creates (kubectl apply sends it as written).
+func namespaceNote(ns string, p *field.Path) *field.Error {
+	return field.Invalid(p.Child("metadata", "namespace"), clip.String(ns),
+		"ignored: "+clip.Quote(ns)+": an InstanceType is cluster-scoped, so the API server drops its namespace, and the instance type "+
+			"serves every namespace; leave metadata.namespace out")
 }
 
 // unreadable reports a problem among fs that kept a file from being read: one that is not
@@ -618,6 +633,7 @@ type fileResult struct {
 	types     []*typeDef
 	computes  []computeDef
 	workloads []pending // for checkWorkloads
+	notes     []Finding // Report.Notes of the file, at most maxNotes
 	// again reports a file whose workloads were not kept, the run's budget for them being
 	// spent: checkWorkloads reads it again. data holds its contents when its source cannot
 	// be read twice.
@@ -682,6 +698,12 @@ func (r *run) checkFile(i int, s inputFile, data []byte, err error) *fileResult 
 			res.computes = append(res.computes, defineCompute(d, c))
 		}
 		for _, it := range d.instanceTypes() {
+			if ns := it.Object.Namespace; ns != "" && len(res.notes) < maxNotes {
+				for _, f := range d.locate(field.ErrorList{namespaceNote(ns, it.Path)}) {
+					f.Type = Note
+					res.notes = append(res.notes, f)
+				}
+			}
 			errs = append(errs, validate.InstanceType(it.Object, it.Path, r.vopts)...)
 			if r.index != nil {
 				errs = append(errs, typeFit(r.index, it, r.opts.NodeSelector, r.typeTolerations())...)

@@ -17,6 +17,12 @@ type Report struct {
 	// more (TooManyFindings), placed at the last kept, counts the rest: it comes
 	// after every other finding of its file.
 	Findings []Finding
+	// Notes are what the inputs say that is accepted but has no effect, which a person
+	// may want to know, sorted as Findings are: an InstanceType's metadata.namespace,
+	// which the API server drops (an InstanceType is cluster-scoped). They are not
+	// findings: they change neither Findings nor the exit status, carry no rule id, and
+	// are not suppressed. At most 100 a file.
+	Notes []Finding
 	// Skipped are the documents and files not checked, each with why, sorted by file and
 	// line.
 	Skipped []Skip

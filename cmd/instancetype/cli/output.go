@@ -122,6 +122,10 @@ func (w writer) json(r *lint.Report) error {
 	for _, s := range r.Suppressed {
 		suppressed = append(suppressed, jsonSuppressed{toJSON(s.Finding), s.By})
 	}
+	var notes []jsonFinding // absent when there are none
+	for _, f := range r.Notes {
+		notes = append(notes, toJSON(f))
+	}
 	sum := jsonSummary{Files: r.Files, Documents: r.Documents, Skipped: len(r.Skipped), Findings: len(r.Findings), Suppressed: r.SuppressedCount}
 	skipped := make([]jsonSkip, 0, len(r.Skipped))
 	for _, s := range r.Skipped {
@@ -134,8 +138,9 @@ func (w writer) json(r *lint.Report) error {
 			Findings   []jsonFinding    `json:"findings"`
 			Skipped    []jsonSkip       `json:"skipped"`
 			Suppressed []jsonSuppressed `json:"suppressed"`
+			Notes      []jsonFinding    `json:"notes,omitempty"`
 			Summary    jsonSummary      `json:"summary"`
-		}{findings, skipped, suppressed, sum}
+		}{findings, skipped, suppressed, notes, sum}
 	case "resolve":
 		ps := make([]jsonPlacement, 0, len(r.Placements))
 		for _, p := range r.Placements {
@@ -158,8 +163,9 @@ func (w writer) json(r *lint.Report) error {
 			Findings   []jsonFinding    `json:"findings"`
 			Skipped    []jsonSkip       `json:"skipped"`
 			Suppressed []jsonSuppressed `json:"suppressed"`
+			Notes      []jsonFinding    `json:"notes,omitempty"`
 			Summary    jsonSummary      `json:"summary"`
-		}{ps, findings, skipped, suppressed, sum}
+		}{ps, findings, skipped, suppressed, notes, sum}
 	case "list":
 		var its []jsonInstanceType
 		for it := range r.Catalog.All() {
@@ -243,6 +249,17 @@ func (w writer) text(r *lint.Report) error {
 			return err
 		}
 	}
+	for _, f := range r.Notes {
+		// To standard error, as the summary: a note is no finding, and the findings on
+		// standard output stay what fails the run.
+		line := Escape(f.File) + ":" + strconv.Itoa(f.Line) + ": "
+		if f.Err.Field != "" {
+			line += Escape(f.Err.Field) + ": "
+		}
+		if _, err := fmt.Fprintln(w.Stderr, line+"note: "+Escape(f.Message())); err != nil {
+			return err
+		}
+	}
 	_, err := fmt.Fprintln(w.Stderr, summary(r, w.catalogHint))
 	return err
 }
@@ -305,6 +322,9 @@ func summary(r *lint.Report, hint string) string {
 	}
 	if r.SuppressedCount > 0 {
 		checked += ", " + plural(r.SuppressedCount, "finding") + " suppressed"
+	}
+	if len(r.Notes) > 0 {
+		checked += ", " + plural(len(r.Notes), "note")
 	}
 	if !r.NamesChecked && r.Workloads > 0 {
 		if hint == "" {
