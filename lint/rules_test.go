@@ -147,7 +147,7 @@ func renderAll(fs []lint.Finding) []string {
 // cluster's catalog and nodes: every finding has a registered rule.
 func TestCorporaFindingsAreRegistered(t *testing.T) {
 	var in []lint.Input
-	for _, dir := range []string{"../examples", "../cmd/instancetype/testdata/azureml", "../cmd/instancetype/testdata/inputs", "../cmd/instancetype/testdata/aml", "../source/testdata/kubectl"} {
+	for _, dir := range []string{"../examples", "../cmd/instancetype/testdata/azureml", "../cmd/instancetype/testdata/inputs", "../cmd/instancetype/testdata/aml", "../cmd/instancetype/testdata/placeholders", "../source/testdata/kubectl"} {
 		in = append(in, lint.Path(dir))
 	}
 	cluster := lint.Options{

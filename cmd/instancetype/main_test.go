@@ -73,6 +73,7 @@ func workdir(t *testing.T) string {
 	copyTree(t, "testdata/azureml", filepath.Join(dir, "azureml"), func(string) bool { return true })
 	copyTree(t, "testdata/inputs", filepath.Join(dir, "inputs"), func(string) bool { return true })
 	copyTree(t, "testdata/aml", filepath.Join(dir, "aml"), func(string) bool { return true })
+	copyTree(t, "testdata/placeholders", filepath.Join(dir, "placeholders"), func(string) bool { return true })
 	copyTree(t, "testdata/configured", filepath.Join(dir, "configured"), func(string) bool { return true })
 	// The root of a repository, where the search for a config file ends: no config file
 	// above the temporary directory is found.
@@ -208,6 +209,16 @@ var goldenTests = []goldenTest{
 	{"aml-computes-yaml.txt", []string{"validate", "--computes", "inputs/computes.yaml", "aml/jobs/train-cpu-cluster.yml", "aml/jobs/train-typo.yml"}, cli.ExitFindings},
 	{"aml-nodes.txt", []string{"resolve", "--nodes", "aml/nodes.yaml", "aml/"}, cli.ExitFindings},
 	{"aml-tolerate.txt", []string{"validate", "--nodes", "aml/nodes.yaml", "--tolerate", "ml.azure.com/compute", "--tolerate", "sku=gpu:NoSchedule", "aml/"}, cli.ExitFindings},
+	// Placeholders not filled in (<name>, $VAR, ${VAR}, {{ }}, ${{parent.inputs.x}}): one
+	// finding each, one for a whole unexpanded heredoc; a pipeline's compute expression
+	// shown as written; the nearest name of the catalog for a name of the wrong form, never
+	// an invalid one; tolerations and a namespace on an InstanceType.
+	{"placeholders-validate.txt", []string{"validate", "placeholders/"}, cli.ExitFindings},
+	{"placeholders-validate.json", []string{"validate", "-o", "json", "placeholders/"}, cli.ExitFindings},
+	{"placeholders-resolve.txt", []string{"resolve", "placeholders/"}, cli.ExitFindings},
+	{"placeholders-resolve.json", []string{"resolve", "-o", "json", "placeholders/"}, cli.ExitFindings},
+	{"placeholders-form-only.txt", []string{"validate", "placeholders/angle.yml", "placeholders/heredoc.yml", "placeholders/pipeline.yml", "placeholders/typo.yml"}, cli.ExitFindings},
+	{"placeholders-ignored.txt", []string{"validate", "--ignore", "placeholder", "placeholders/"}, cli.ExitFindings},
 	// Reading as kubectl reads.
 	{"reading-yaml11.txt", []string{"validate", "inputs/yaml11.yaml"}, cli.ExitFindings},
 	{"reading-merges.txt", []string{"resolve", "inputs/merges.yaml"}, cli.ExitFindings},
