@@ -70,12 +70,19 @@
 //     ml.azure.com/amlarc and amlarc-workload taints, and the resource-group, workspace and
 //     compute taints of its compute, the first two from the compute's ARM id when known),
 //     and Options.Tolerations; an instance type's, with no compute, the first two and
-//     Options.Tolerations. A placement that fits no node is not resolved.
+//     Options.Tolerations. A placement that fits no node is not resolved. A value not
+//     filled in (<name>, $VAR, ${VAR}, {{ … }}, ${{parent.inputs.x}}) in a workload's
+//     instance type, compute or resources is a finding of rule placeholder instead of the
+//     findings about its value; of a workload with several, one, at the first by line,
+//     lists the others. A compute given as an Azure ML expression is no finding: the
+//     Placement's Compute shows it as written.
 //  6. Suppresses the findings that a suppression comment of their file, or an Ignore of
 //     Options.Ignore, names (see Ignore): they go to Report.Suppressed, not to the
 //     findings; a comment that suppresses nothing, or names an unknown rule, is a finding
 //     (rule suppression). Every finding carries the id of its rule (Rules).
-//  7. Sorts the findings, each file's capped at Options.MaxFindings (the first ones by
+//  7. Notes what is accepted and without effect (an InstanceType's metadata.namespace:
+//     the API server drops it) in Report.Notes, which are no findings.
+//  8. Sorts the findings, each file's capped at Options.MaxFindings (the first ones by
 //     line, and one more counting the rest, after all the others of the file), so that the
 //     report stays small whatever the input. The findings of reading a file as the
 //     cluster's instance types or nodes count towards its cap; a problem of reading a file

@@ -65,10 +65,10 @@ func Resolve(c *Catalog, w *workload.Workload, fldPath *field.Path, opts Options
 	}
 	var errs field.ErrorList
 	it, ok := c.Get(p.InstanceType)
-	switch k := rules.PlaceholderOf(p.InstanceType); {
-	case !ok && k != rules.NoPlaceholder:
+	switch {
+	case !ok && rules.PlaceholderOf(p.InstanceType) != rules.NoPlaceholder:
 		errs = append(errs, field.Invalid(w.InstanceTypePath(fldPath), clip.String(p.InstanceType),
-			c.orBuiltin().placeholderDetail(k, opts.NamesUnchecked)).WithOrigin(rules.Placeholder))
+			c.orBuiltin().placeholderDetail(rules.PlaceholderOf(p.InstanceType), opts.NamesUnchecked)).WithOrigin(rules.Placeholder))
 	case !ok:
 		e := field.NotFound(w.InstanceTypePath(fldPath), clip.String(p.InstanceType)).WithOrigin(rules.R6)
 		e.Detail = c.orBuiltin().notFoundDetail(p.InstanceType)

@@ -227,7 +227,8 @@ For each deployment and job found in PATHs, prints the instance type it gets
 extension's merged with the instance type's), its effective requests and limits
 (a deployment's own limits completed from its instance type's), the compute it
 runs on ("(type unknown)" when neither --computes nor a compute file among PATHs
-says it is Kubernetes), and whether the placement holds: STATUS unresolved, and "resolved": false in JSON, when a
+says it is Kubernetes; an expression such as ${{parent.inputs.compute}} as
+written), and whether the placement holds: STATUS unresolved, and "resolved": false in JSON, when a
 finding stands against it. With --nodes, NODES is how many nodes it can land
 on. A pipeline's step is named by its path (jobs.train; "path" in JSON).
 Findings are reported as by validate.
