@@ -238,12 +238,21 @@ func (w writer) text(r *lint.Report) error {
 		if f.Err.Field != "" {
 			line += w.style(Escape(f.Err.Field), yellow) + ": "
 		}
-		if _, err := fmt.Fprintln(w.Stdout, line+Escape(f.Message())); err != nil {
+		if _, err := fmt.Fprintln(w.Stdout, line+Escape(f.Message())+ruleTag(f.Rule())); err != nil {
 			return err
 		}
 	}
 	_, err := fmt.Fprintln(w.Stderr, summary(r, w.catalogHint))
 	return err
+}
+
+// ruleTag is the rule id that ends a finding's text line, " [R9]", so that
+// "# instancetype:ignore R9" can be written from it; "" for a finding with no rule.
+func ruleTag(rule string) string {
+	if rule == "" {
+		return ""
+	}
+	return " [" + Escape(rule) + "]"
 }
 
 // Escape makes s safe to print as part of one line: line breaks, other control characters
