@@ -235,6 +235,7 @@ var goldenTests = []goldenTest{
 	{"configured-explicit.txt", []string{"validate", "--config", "configured/.instancetype.yaml", "configured/green.yml"}, cli.ExitFindings},
 	// The rules, and shell completion.
 	{"rules.txt", []string{"rules"}, cli.ExitOK},
+	{"rules.json", []string{"rules", "-o", "json"}, cli.ExitOK},
 	{"completion.bash", []string{"completion", "bash"}, cli.ExitOK},
 	{"completion.zsh", []string{"completion", "zsh"}, cli.ExitOK},
 	{"completion.fish", []string{"completion", "fish"}, cli.ExitOK},
@@ -417,6 +418,27 @@ func TestJSONContract(t *testing.T) {
 	}
 }
 
+// rules -o json lists every rule of lint.Rules, in its order, with its link, and nothing else.
+func TestRulesJSON(t *testing.T) {
+	r := runCommand(t, ".", "", "rules", "-ojson")
+	var v struct {
+		Rules []map[string]any `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || r.code != cli.ExitOK {
+		t.Fatalf("rules -o json: exit %d, %v\n%s", r.code, err, r.stdout)
+	}
+	want := lint.Rules()
+	if len(v.Rules) != len(want) {
+		t.Fatalf("rules -o json: %d rules; want %d", len(v.Rules), len(want))
+	}
+	for i, got := range v.Rules {
+		w := map[string]any{"id": want[i].ID, "name": want[i].Name, "summary": want[i].Summary, "doc": want[i].HelpURI()}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("rules -o json: rule %d = %v; want %v", i, got, w)
+		}
+	}
+}
+
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -499,6 +521,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"validate", "--ignore", "too-many-findings", "examples/"}, "cannot be suppressed"},
 		{[]string{"validate", "--config", "no/such.yaml", "examples/"}, "config file: no/such.yaml: no such file or directory"},
 		{[]string{"rules", "extra"}, "takes no arguments"},
+		{[]string{"rules", "-o", "yaml"}, `unknown output format "yaml": want text or json`},
+		{[]string{"rules", "--ignore", "R1"}, "flag provided but not defined: -ignore"},
 		{[]string{"completion"}, "name one shell"},
 		{[]string{"completion", "tcsh"}, `unknown shell "tcsh"`},
 	}

@@ -137,7 +137,7 @@ Usage:
   instancetype validate [flags] PATH...   check instance types, deployments and jobs
   instancetype resolve  [flags] PATH...   what each deployment and job really gets
   instancetype list     [flags] PATH...   the catalog of instance types, built-in default included
-  instancetype rules                      the rules: ids, what each checks, where the docs explain it
+  instancetype rules [-o json]            the rules: ids, what each checks, where the docs explain it
   instancetype completion bash|zsh|fish   print a shell completion script
   instancetype version                    print the version
   instancetype help [COMMAND]             show help for a command
@@ -253,11 +253,15 @@ Examples:
   instancetype list --nodes nodes.yaml --catalog cluster.yaml
   kubectl get instancetypes -o yaml | instancetype list -o json -
 ` + exitHelp,
-	"rules": `Usage: instancetype rules
+	"rules": `Usage: instancetype rules [-o text|json]
 
-Lists the rules, one a line: the id that findings carry (in -o json as "rule",
-in SARIF as ruleId) and that --ignore and suppression comments name, what the
-rule checks, and where the documentation explains it.
+Lists the rules, one a line: the id that findings carry (last on each line of
+text output, in -o json as "rule", in SARIF as ruleId) and that --ignore and
+suppression comments name, what the rule checks, and where the documentation
+explains it.
+
+  -o, --output FORMAT   text (the default), or json:
+                        {"rules":[{"id","name","summary","doc"}]}
 `,
 	"completion": `Usage: instancetype completion bash|zsh|fish
 
