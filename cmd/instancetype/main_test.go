@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -216,6 +217,8 @@ var goldenTests = []goldenTest{
 	{"reading-null.txt", []string{"validate", "inputs/null.yaml"}, cli.ExitFindings},
 	{"reading-list.txt", []string{"validate", "inputs/list.yaml"}, cli.ExitFindings},
 	{"reading-forged.txt", []string{"validate", "inputs/forged.yaml"}, cli.ExitFindings},
+	// resolve's table, with long paths, names and selectors, and amounts as written.
+	{"resolve-long.txt", []string{"resolve", "inputs/long"}, cli.ExitFindings},
 	// For CI.
 	{"validate-broken.sarif", []string{"validate", "-o", "sarif", "examples/broken"}, cli.ExitFindings},
 	{"validate-broken.github.txt", []string{"validate", "-o", "github", "examples/broken"}, cli.ExitFindings},
@@ -415,6 +418,26 @@ func TestJSONContract(t *testing.T) {
 	}
 	if want := []any{"jobs.prep", "jobs.train", "jobs.report"}; !reflect.DeepEqual(paths, want) {
 		t.Errorf("pipeline steps' paths %v; want %v", paths, want)
+	}
+}
+
+// resolve's text fits 120 columns: its table, whatever the paths, names and selectors;
+// findings are lines of their own, which are not cut.
+func TestResolveTableFits(t *testing.T) {
+	dir := workdir(t)
+	finding := regexp.MustCompile(`^\S+:\d+: `)
+	for _, args := range [][]string{
+		{"resolve", "inputs/long"},
+		{"resolve", "examples/"},
+		{"resolve", "--nodes", "aml/nodes.yaml", "aml/"},
+		{"resolve", "azureml/"},
+	} {
+		r := runCommand(t, dir, "", args...)
+		for _, l := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+			if !finding.MatchString(l) && utf8.RuneCountInString(l) > 120 {
+				t.Errorf("%v: a line of %d characters: %q", args, utf8.RuneCountInString(l), l)
+			}
+		}
 	}
 }
 
