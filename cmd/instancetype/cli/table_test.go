@@ -81,4 +81,6 @@ func TestTableFits(t *testing.T) {
 	})
 }
 
-func equal(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") && len(a) == len(b) }
+func equal(a, b []string) bool {
+	return strings.Join(a, "\n") == strings.Join(b, "\n") && len(a) == len(b)
+}
