@@ -35,7 +35,8 @@
 // a finding. The settings of the config file are replaced by the flags given.
 //
 // Exit status: 0 when nothing is wrong; 1 when there are findings; 2 for a usage error, a
-// path that cannot be read, or a directory named as a PATH that holds no manifest.
+// path that cannot be read, or a directory named as a PATH that holds no manifest or in
+// which nothing is checked (every file skipped or empty, as in a .github directory).
 //
 // Text findings read FILE:LINE: FIELD: MESSAGE, sorted by file and line, with control
 // characters escaped, followed by a one-line summary on standard error. With -o json,

@@ -674,13 +674,63 @@ func TestEmptyAndUnrelatedInputs(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "svc.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not: [yaml"), 0o644)
-	r := runCommand(t, dir, "", "validate", ".")
+	// A file named itself is read, and skipped.
+	r := runCommand(t, dir, "", "validate", "svc.yaml")
 	if r.code != cli.ExitOK || r.stderr != "no problems; 1 file, 0 documents checked, 1 skipped (-o json says why)\n" {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	r = runCommand(t, dir, "", "resolve", ".")
+	r = runCommand(t, dir, "", "resolve", "svc.yaml")
 	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "no deployments or jobs found") {
 		t.Errorf("resolve: exit %d, %q", r.code, r.stdout)
+	}
+	// A directory named, in which nothing is checked, is a usage error that says why, as
+	// one without a manifest is.
+	for _, cmd := range []string{"validate", "resolve", "list"} {
+		r = runCommand(t, dir, "", cmd, ".")
+		if want := "instancetype " + cmd + ": .: nothing checked in this directory: its file holds no document the tool checks, only what it skips: a Service (v1), not an InstanceType\n"; r.code != cli.ExitUsage || r.stderr != want || r.stdout != "" {
+			t.Errorf("%s .: exit %d, stdout %q, stderr %q; want exit 2 and %q", cmd, r.code, r.stdout, r.stderr, want)
+		}
+	}
+}
+
+// validate .github, where only GitHub workflows are, says that nothing was checked there,
+// and exits 2; a directory in which something is checked, or found, is not one.
+func TestNothingCheckedInDirectory(t *testing.T) {
+	dir := workdir(t)
+	gh := filepath.Join(dir, ".github", "workflows")
+	if err := os.MkdirAll(gh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	workflow, err := os.ReadFile(filepath.Join(dir, "aml", "github", "workflows", "deploy.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(gh, "deploy.yml"), workflow, 0o644)
+	os.WriteFile(filepath.Join(gh, "lint.yml"), workflow, 0o644)
+	os.WriteFile(filepath.Join(dir, ".github", "empty.yaml"), nil, 0o644)
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string // in standard error
+	}{
+		{[]string{"validate", ".github"}, cli.ExitUsage, ".github: nothing checked in this directory: its 3 files hold no document the tool checks, only what it skips: a GitHub Actions workflow"},
+		{[]string{"validate", "-o", "json", ".github/"}, cli.ExitUsage, ".github/: nothing checked in this directory"},
+		{[]string{"validate", ".github", "examples/manifests"}, cli.ExitUsage, ".github: nothing checked in this directory"},
+		// A file named itself is read and skipped, as before.
+		{[]string{"validate", ".github/workflows/deploy.yml"}, cli.ExitOK, "1 skipped"},
+		// Beside a checked document, or with a finding, the directory was looked at.
+		{[]string{"validate", "aml/github", "aml/computes"}, cli.ExitUsage, "aml/github: nothing checked in this directory"},
+		{[]string{"validate", "aml"}, cli.ExitFindings, "problems"},
+	} {
+		r := runCommand(t, dir, "", tt.args...)
+		if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, r.code, r.stderr, tt.code, tt.want)
+		}
+	}
+	// A syntax error in a directory of workflows is a finding: something was looked at.
+	os.WriteFile(filepath.Join(gh, "broken.yml"), []byte("on: [push\n"), 0o644)
+	if r := runCommand(t, dir, "", "validate", ".github"); r.code != cli.ExitFindings || !strings.Contains(r.stdout, "YAML syntax error") {
+		t.Errorf("a broken workflow: exit %d, stdout %q, stderr %q; want its finding", r.code, r.stdout, r.stderr)
 	}
 }
 

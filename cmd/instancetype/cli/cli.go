@@ -31,7 +31,7 @@ const (
 	// ExitFindings: findings.
 	ExitFindings = 1
 	// ExitUsage: a usage error, a path that cannot be read, or a directory named as a PATH
-	// that holds no manifest.
+	// that holds no manifest or in which nothing is checked.
 	ExitUsage = 2
 )
 
@@ -146,7 +146,7 @@ PATH is a file, a directory (walked for .yaml, .yml and .json) or - for standard
 
 ` + flagsHelp + `
 Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
-directory holding no manifest.
+directory holding no manifest or nothing checked (a .github of workflows).
 Run 'instancetype help COMMAND' for examples.
 `
 
@@ -191,7 +191,7 @@ const flagsHelp = `Flags:
 
 const exitHelp = `
 Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
-directory holding no manifest.
+directory holding no manifest or nothing checked (a .github of workflows).
 `
 
 var commandHelp = map[string]string{
