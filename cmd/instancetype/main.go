@@ -38,7 +38,7 @@
 // path that cannot be read, or a directory named as a PATH that holds no manifest or in
 // which nothing is checked (every file skipped or empty, as in a .github directory).
 //
-// Text findings read FILE:LINE: FIELD: MESSAGE, sorted by file and line, with control
+// Text findings read FILE:LINE: FIELD: MESSAGE [RULE], sorted by file and line, with control
 // characters escaped, followed by a one-line summary on standard error. With -o json,
 // validate prints {"findings":[...],"skipped":[...],"suppressed":[...],"summary":{...}},
 // resolve {"placements":[...],"findings":[...],"skipped":[...],...} and list

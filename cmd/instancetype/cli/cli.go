@@ -207,7 +207,7 @@ nodeSelector, and each workload against the catalog: the instance types of PATHs
 over those of --catalog. Documents that are not these (managed deployments,
 serverless and Spark jobs, components, GitHub workflows, other Kubernetes
 objects, Helm templates, workloads on a compute that is not Kubernetes) are
-skipped, and the summary counts them; with -o json each is listed with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE,
+skipped, and the summary counts them; with -o json each is listed with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE [RULE],
 followed by a summary on standard error.
 
 ` + flagsHelp + `
