@@ -53,7 +53,7 @@ func yamlProblem(text []byte) (string, int, bool) {
 // lines; in it, the token is the character after the longest prefix that does not fail so
 // (a prefix that ends inside an unclosed quote fails at its end as the whole text does, so
 // such a problem is placed at the opening quote; an unclosed flow collection at its last
-// entry).
+// entry, and one closed by the wrong bracket at that bracket: afterEntry).
 // It parses about *budget bytes at most in all, takes what it parses off *budget, and
 // returns false once none is left.
 func syntaxOffset(text []byte, problem string, budget *int) (int, bool) {
@@ -110,7 +110,7 @@ func syntaxOffset(text []byte, problem string, budget *int) (int, bool) {
 	if end-start <= maxLineScan && (end-start)*end <= *budget {
 		for p := end - 1; p > start; p-- {
 			if utf8.RuneStart(text[p]) && !fails(p) {
-				return p, true
+				return afterEntry(text, p, problem), true
 			}
 		}
 		return start, true
@@ -137,6 +137,34 @@ func syntaxOffset(text []byte, problem string, budget *int) (int, bool) {
 		start--
 	}
 	return start, true
+}
+
+// afterEntry returns, for a flow collection's "did not find expected ',' or ']'" at the
+// entry at p, the token that follows that entry on its line, which the parser stopped at
+// (the } that closes a [); p when the entry ends its line (the collection is not closed),
+// or for any other problem. A prefix that ends after the entry fails at its end as the
+// whole text fails at the token, so the search finds the entry.
+func afterEntry(text []byte, p int, problem string) int {
+	if !strings.HasPrefix(problem, "did not find expected ',' or ") {
+		return p
+	}
+	// The search ends on a quoted entry's closing quote (a shorter prefix is an unclosed
+	// quote, another problem), on a plain one's first character.
+	i := p
+	if q := text[i]; q == '"' || q == '\'' {
+		i++
+	} else {
+		for i < len(text) && !bytes.ContainsRune([]byte(" \t\r\n,[]{}"), rune(text[i])) {
+			i++
+		}
+	}
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i >= len(text) || text[i] == '\n' || text[i] == '\r' || text[i] == '#' {
+		return p
+	}
+	return i
 }
 
 // maxLineScan is the longest line in which a syntax error is looked for character by

@@ -53,10 +53,13 @@ func TestSyntaxErrorAtToken(t *testing.T) {
 		{"an unclosed double quote on the first line", "b: \"abc\nc: 2\n", Position{1, 4}, "found unexpected end of stream", 3, 3},
 		{"an unclosed single quote", "a: 1\nb: 'abc\nc: 2\n", Position{2, 4}, "found unexpected end of stream", 4, 2},
 		{"an unclosed quote after a closed one over two lines", "a: \"x\n  y\"\nb: 'z\n", Position{3, 4}, "found unexpected end of stream", 4, 3},
-		// Flow collections: at the last entry before the missing ',' or ']'.
+		// Flow collections: at the token after the last entry, where ',' or ']' was
+		// expected, or at that entry when it ends the line (the collection is not closed).
 		{"an unclosed flow list", "a: 1\nb: [1, 2\nc: 3\n", Position{2, 8}, "did not find expected ',' or ']'", 2, 1},
 		{"an unclosed flow mapping", "a: 1\nb: {x: 1, y: 2\n", Position{2, 14}, "did not find expected ',' or '}'", 2, 1},
-		{"a flow list closed by }", "a: 1\nb: [1, 2}\n", Position{2, 8}, "did not find expected ',' or ']'", 1, 1},
+		{"a flow list closed by }", "a: 1\nb: [1, 2}\n", Position{2, 9}, "did not find expected ',' or ']'", 1, 1},
+		{"a flow mapping closed by ]", "a: {x: \"1\", y: \"2\" ]\n", Position{1, 20}, "did not find expected ',' or '}'", 0, 0},
+		{"a flow list closed by } before a comment", "a: [1, 2 } # c\n", Position{1, 10}, "did not find expected ',' or ']'", 0, 0},
 		// Characters before the token count as characters, not bytes.
 		{"a mis-indented key after non-ASCII text", "é:\n  ü: 1\n   ö: 2\n", Position{3, 5}, "mapping values are not allowed in this context", 3, 3},
 		// A second document: lines count from the file's start.

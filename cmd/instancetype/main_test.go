@@ -217,6 +217,10 @@ var goldenTests = []goldenTest{
 	{"reading-null.txt", []string{"validate", "inputs/null.yaml"}, cli.ExitFindings},
 	{"reading-list.txt", []string{"validate", "inputs/list.yaml"}, cli.ExitFindings},
 	{"reading-forged.txt", []string{"validate", "inputs/forged.yaml"}, cli.ExitFindings},
+	// Syntax errors at their offending tokens: a mis-indented key, a tab, an unclosed
+	// quote, a flow mapping closed by ].
+	{"reading-syntax.json", []string{"validate", "-o", "json", "inputs/syntax.yaml"}, cli.ExitFindings},
+	{"reading-syntax.github.txt", []string{"validate", "-o", "github", "inputs/syntax.yaml"}, cli.ExitFindings},
 	// resolve's table, with long paths, names and selectors, and amounts as written.
 	{"resolve-long.txt", []string{"resolve", "inputs/long"}, cli.ExitFindings},
 	// For CI.
