@@ -26,7 +26,7 @@ import (
 // errors of one file parse in all (each parses prefixes of its document): past it, a
 // syntax error is placed at the line its message names, so that a file of many broken or
 // large documents costs a bounded time more than reading it.
-const maxSyntaxSearch = 16 << 20
+const maxSyntaxSearch = 4 << 20
 
 // yamlProblem returns the problem yaml.v3 reports for text without its line, the line
 // its message names (0 for none), and whether it reports one.
