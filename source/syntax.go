@@ -17,10 +17,10 @@ import (
 // is asked of yaml.v3 itself: its parser reads a text from its start and stops at the
 // first problem, so a prefix of the text that holds the offending token fails with the same
 // problem, and a shorter one, which ends before that token, does not (it ends cleanly, or
-// at the end of the text with another problem). The shortest prefix that fails as the whole
-// text does ends just after the token's first character: found by bisection, in a few
-// parses of the document. Where the two parsers do not report the same problem, nothing is
-// claimed.
+// at the end of the text with another problem). The line is found by bisection over the
+// lines, the token in it by the longest prefix that does not fail so, in a few parses of
+// the document. Where the two parsers do not report the same problem, nothing is claimed,
+// and the finding stays at the line the message names.
 
 // maxSyntaxSearch is the most bytes that the searches for the positions of the syntax
 // errors of one file parse in all (each parses prefixes of its document): past it, a
