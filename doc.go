@@ -36,7 +36,7 @@
 //		return err // a path that does not exist, a directory without manifests
 //	}
 //	for _, f := range report.Findings {
-//		fmt.Println(f) // FILE:LINE: FIELD: MESSAGE
+//		fmt.Println(f) // FILE:LINE: FIELD: MESSAGE [RULE]
 //	}
 //	for _, p := range report.Placements {
 //		fmt.Println(p.File, p.Name, p.InstanceType, p.NodeSelector(), p.Limits(), p.Resolved)

@@ -3,6 +3,7 @@ package fit
 import (
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/quantity"
 )
 
@@ -35,14 +36,16 @@ type Demand struct {
 //     requests do not carry them (validate reports one that does), and the scheduler
 //     requests exactly the limit.
 //
-// Only valid amounts greater than zero are taken: an invalid amount has a finding of its
-// own, and zero (nvidia.com/gpu: 0) asks for nothing. sel is used as is, not copied. The
+// Only usable amounts greater than zero are taken: an amount with a problem of its own (not
+// a quantity, white space around it, a GPU of 0.5, a resource name that is no resource's)
+// has a finding of its own and is not judged again, and zero (nvidia.com/gpu: 0) asks for
+// nothing. sel is used as is, not copied. The
 // Requests map is new, nil when nothing is asked for.
 func DemandOf(sel map[string]string, requests, limits instancetype.ResourceList) Demand {
 	d := Demand{NodeSelector: sel}
 	add := func(name instancetype.ResourceName, a instancetype.Amount) {
 		q, err := a.Quantity()
-		if err != nil || q.Sign() <= 0 {
+		if err != nil || q.Sign() <= 0 || !rules.Usable(name, a) {
 			return
 		}
 		if d.Requests == nil {

@@ -18,7 +18,8 @@
 //     config file's patterns are relative to its directory); the same file named twice is
 //     read once. An input that does not exist or cannot be read (a file that cannot be
 //     opened, a directory that cannot be listed), or a directory named as an input that
-//     holds no manifest, is an error: the command's usage error. An unreadable file or
+//     holds no manifest or in which nothing is checked (every file skipped or empty, as in
+//     a .github directory), is an error: the command's usage error. An unreadable file or
 //     directory, or a dangling symlink, met in a walk is a finding, and the rest is read;
 //     what is not a regular file (a named pipe, a socket, a device) is skipped, with why: a
 //     walk never waits for a writer or reads without end. Named as an input, a pipe is read

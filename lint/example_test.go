@@ -38,7 +38,7 @@ resources:
 		fmt.Printf("%s:%d %s on %s, limits %v, resolved %v\n", p.File, p.Line, p.Name, p.InstanceType, p.Limits(), p.Resolved)
 	}
 	// Output:
-	// blue.yaml:7: resources.limits[cpu]: Invalid value: "2": must be less than or equal to the cpu limit of instance type "cpu-small" (1)
+	// blue.yaml:7: resources.limits[cpu]: Invalid value: "2": must be less than or equal to the cpu limit of instance type "cpu-small" (1) [R9]
 	// blue.yaml:1 blue on cpu-small, limits map[cpu:2 memory:2Gi], resolved false
 }
 

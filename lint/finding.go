@@ -101,9 +101,11 @@ func (f Finding) TypeName() string {
 	return string(f.Err.Type)
 }
 
-// String renders the finding as FILE:LINE: FIELD: MESSAGE, or FILE:LINE: MESSAGE when it
-// is not about a field. It does not escape anything: a command-line tool printing
-// findings of untrusted input should escape control characters.
+// String renders the finding as the command's text output prints it:
+// FILE:LINE: FIELD: MESSAGE [RULE], or FILE:LINE: MESSAGE [RULE] when it is not about a
+// field (the rule id last, so that "# instancetype:ignore RULE" can be written from it).
+// It does not escape anything: a command-line tool printing findings of untrusted input
+// should escape control characters.
 func (f Finding) String() string {
 	b := make([]byte, 0, 64)
 	b = append(b, f.File...)
@@ -115,6 +117,11 @@ func (f Finding) String() string {
 		b = append(b, ": "...)
 	}
 	b = append(b, f.Message()...)
+	if rule := f.Rule(); rule != "" {
+		b = append(b, " ["...)
+		b = append(b, rule...)
+		b = append(b, ']')
+	}
 	return string(b)
 }
 

@@ -98,6 +98,9 @@ type inputFile struct {
 	// chart is the directory of the Helm chart whose templates/ holds the file, "" when
 	// it is in none: the file is a template, not a manifest, whatever it holds.
 	chart string
+	// dir is the directory named as an input whose walk found the file, "" for a file
+	// named itself.
+	dir string
 	// nodes, when not nil, are the nodes of a NodeObjects input: there is nothing to read.
 	nodes []cluster.Node
 }
@@ -170,6 +173,7 @@ func expand(inputs []Input, ex excluder) ([]inputFile, []Finding, []Skip, error)
 				p := filepath.Join(in.path, filepath.FromSlash(rel))
 				src := fileSource(p, nil, false)
 				src.chart = charts.of(p, filepath.Separator, osExists)
+				src.dir = in.path
 				add(filepath.Join(abs, filepath.FromSlash(rel)), src)
 			}, func(rel string) string { return filepath.Join(in.path, filepath.FromSlash(rel)) })
 			if err != nil {
@@ -203,6 +207,7 @@ func expand(inputs []Input, ex excluder) ([]inputFile, []Finding, []Skip, error)
 			n, ps, sk, err := walk(fsys, in.root, ex.inFS, func(p string) {
 				src := fileSource(p, fsys, false)
 				src.chart = charts.of(p, '/', fsExists(fsys))
+				src.dir = in.root
 				add("", src)
 			}, func(p string) string { return p })
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -88,7 +89,8 @@ type Options struct {
 // package validate, their names across all the inputs; each deployment and job is resolved
 // once against the catalog and checked. It fails only when an input cannot be read at all
 // (one made with a nil reader or fs.FS, an empty path, a path that does not exist, a file that cannot be opened, a directory that cannot be
-// listed) or a directory named as an input holds no manifest; every other problem, down to
+// listed), a directory named as an input holds no manifest, or nothing in it is checked or
+// found (every file skipped or empty, as in a .github directory); every other problem, down to
 // an unreadable file or directory met in a walk, is a finding.
 //
 // Each file is read and parsed once: what the check of a workload needs once the catalog is
@@ -106,7 +108,86 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 	r.formCatalog()
 	r.checkNames()
 	r.checkWorkloads()
-	return r.finish(), nil
+	rep := r.finish()
+	if err := r.nothingChecked(rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// under reports whether the path p, as a walk names it, is in the directory d, as named.
+func under(p, d string) bool {
+	if d == "." {
+		return !filepath.IsAbs(p)
+	}
+	d = strings.TrimRight(d, "/"+string(filepath.Separator))
+	return p == d || strings.HasPrefix(p, d+"/") || strings.HasPrefix(p, d+string(filepath.Separator))
+}
+
+// nothingChecked returns the error of a directory named as an input in which no document
+// was checked and nothing was found, every file of it skipped or empty (a .github directory
+// holds GitHub workflows only): the user meant another directory, as when it holds no
+// manifest at all. The error says why the files were skipped.
+func (r *run) nothingChecked(rep *Report) error {
+	type dirCount struct{ files, documents, found int }
+	var dirs []string
+	count := map[string]*dirCount{}
+	dirOf := map[string]string{}
+	for _, f := range r.files {
+		d := f.src.dir
+		if d == "" {
+			continue
+		}
+		c := count[d]
+		if c == nil {
+			c = &dirCount{}
+			count[d] = c
+			dirs = append(dirs, d)
+		}
+		c.files++
+		c.documents += f.documents
+		dirOf[f.name] = d
+	}
+	for _, f := range rep.Findings {
+		if d, ok := dirOf[f.File]; ok {
+			count[d].found++
+		}
+	}
+	for _, s := range rep.Suppressed {
+		if d, ok := dirOf[s.File]; ok {
+			count[d].found++
+		}
+	}
+	// A problem met walking a directory (a subdirectory that cannot be listed) is in no
+	// file read: it counts for each named directory its path is under.
+	for _, f := range r.walked {
+		for _, d := range dirs {
+			if under(f.File, d) {
+				count[d].found++
+			}
+		}
+	}
+	for _, d := range dirs {
+		c := count[d]
+		if c.documents > 0 || c.found > 0 {
+			continue
+		}
+		var reasons []string
+		for _, s := range rep.Skipped {
+			if dirOf[s.File] == d && !slices.Contains(reasons, s.Reason) && len(reasons) < 2 {
+				reasons = append(reasons, s.Reason)
+			}
+		}
+		what := "its file holds no document"
+		if c.files > 1 {
+			what = "its " + strconv.Itoa(c.files) + " files hold no document"
+		}
+		if len(reasons) > 0 {
+			what += " the tool checks, only what it skips: " + strings.Join(reasons, "; ")
+		}
+		return &usageError{d + ": nothing checked in this directory: " + what}
+	}
+	return nil
 }
 
 // run is one Run, phase by phase.

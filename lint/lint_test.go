@@ -509,3 +509,33 @@ func TestUnusableInputs(t *testing.T) {
 		}
 	}
 }
+
+// A directory named as an input in which nothing is checked (GitHub workflows only, empty
+// files) is an error that says why, as one with no manifest is; a file named itself is
+// skipped, and a directory in which something is checked or found is read.
+func TestNothingCheckedInDirectory(t *testing.T) {
+	workflow := []byte("on: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps: [{run: make}]\n")
+	fsys := fstest.MapFS{
+		".github/workflows/ci.yml": {Data: workflow},
+		".github/empty.yaml":       {Data: nil},
+		"types/t.yaml":             {Data: []byte(instanceType("a", okResources))},
+		"mixed/ci.yml":             {Data: workflow},
+		"mixed/broken.yaml":        {Data: []byte("a: [\n")},
+	}
+	_, err := lint.Run([]lint.Input{lint.FS(fsys, ".github")}, lint.Options{})
+	if err == nil || !strings.Contains(err.Error(), ".github: nothing checked in this directory: its 2 files hold no document the tool checks, only what it skips: a GitHub Actions workflow") {
+		t.Errorf("Run(.github) error %v; want nothing checked, and why", err)
+	}
+	if _, err := lint.Run([]lint.Input{lint.FS(fsys, "types"), lint.FS(fsys, ".github")}, lint.Options{}); err == nil {
+		t.Error("Run(types, .github): no error; want one for .github")
+	}
+	for _, in := range [][]lint.Input{
+		{lint.FS(fsys, ".github/workflows/ci.yml")},
+		{lint.FS(fsys, "mixed")},
+		{lint.FS(fsys, ".")},
+	} {
+		if _, err := lint.Run(in, lint.Options{}); err != nil {
+			t.Errorf("Run(%v): %v; want no error", in, err)
+		}
+	}
+}

@@ -64,8 +64,8 @@ func TestManyMisses(t *testing.T) {
 	}
 	got := renderAll(r.Findings)
 	for _, want := range []string{
-		`R6 jobs/7.yaml:2: resources.instance_type: Not found: "gpu-a10-7": did you mean "gpu-a100-0", "gpu-a100-5", "gpu-a100-10", "gpu-a100-15" or "gpu-a100-20"?`,
-		`compute-not-found jobs/7.yaml:3: compute: Not found: "k8s-a10-7": not among the compute targets given (--computes); did you mean "k8s-a100-0", "k8s-a100-5" or "k8s-a100-10"?`,
+		`jobs/7.yaml:2: resources.instance_type: Not found: "gpu-a10-7": did you mean "gpu-a100-0", "gpu-a100-5", "gpu-a100-10", "gpu-a100-15" or "gpu-a100-20"? [R6]`,
+		`jobs/7.yaml:3: compute: Not found: "k8s-a10-7": not among the compute targets given (--computes); did you mean "k8s-a100-0", "k8s-a100-5" or "k8s-a100-10"? [compute-not-found]`,
 	} {
 		if !slices.ContainsFunc(got, func(s string) bool { return s == want }) {
 			t.Errorf("no finding %q among %q", want, got[:min(len(got), 6)])

@@ -108,7 +108,7 @@ func TestMixedFile(t *testing.T) {
 		"25:22 items[1].spec.resources.requests[memory] FieldValueRequired R2",
 		"25:33 items[1].spec.resources.requests[cpu] FieldValueInvalid R2",
 		"25:45 items[1].spec.extra UnknownField unknown-field",
-		"27:1  SyntaxError syntax",
+		"27:4  SyntaxError syntax", // at the [ that nothing follows
 		"35:1 instance_type FieldValueInvalid R7",
 		"39:5 resources.requests[memory] FieldValueInvalid R9",
 		"39:5 resources.requests[memory] FieldValueInvalid R10",

@@ -110,8 +110,76 @@ func typeFit(index *fit.Index, it decode.Object[*instancetype.InstanceType], ext
 		for _, e := range errs {
 			e.Detail += hint
 		}
+	} else {
+		addHint(errs, tolerateHint(res))
 	}
 	return errs
+}
+
+// addHint adds hint to the detail of each error.
+func addHint(errs field.ErrorList, hint string) {
+	for _, e := range errs {
+		e.Detail += hint
+	}
+}
+
+// maxTolerateHint is the most taints a tolerateHint names.
+const maxTolerateHint = 3
+
+// tolerateHint says how to have the fit check tolerate the taints that keep a demand off
+// matching nodes that would take it: "; to tolerate them: --tolerate sku=gpu:NoSchedule, or
+// tolerations: [sku=gpu:NoSchedule] in .instancetype.yaml". It names the taints of res's
+// groups, each once, at most maxTolerateHint of them, as --tolerate takes them
+// (KEY=VALUE:EFFECT), and "" when the demand fits, no matching node is excluded by
+// taints, none of the excluded nodes would fit, or a taint's text is no label's (a hint
+// the flag would refuse is no hint).
+func tolerateHint(res fit.Result) string {
+	if res.Fits > 0 || res.Tainted == 0 || res.WouldFit == 0 {
+		return ""
+	}
+	var tols []string
+	unnamed := res.Tainted // nodes, or taints, the groups do not name
+	for _, g := range res.TaintGroups {
+		unnamed -= g.Nodes
+		if g.MoreTaints > 0 {
+			unnamed++
+		}
+		for _, t := range g.Taints {
+			if !plainTaint(t) {
+				return ""
+			}
+			s := t.Key
+			if t.Value != "" {
+				s += "=" + t.Value
+			}
+			s += ":" + t.Effect
+			if !slices.Contains(tols, s) {
+				tols = append(tols, s)
+			}
+		}
+	}
+	if len(tols) == 0 {
+		return ""
+	}
+	others := ""
+	if len(tols) > maxTolerateHint || unnamed > 0 {
+		tols, others = tols[:min(len(tols), maxTolerateHint)], " (and the other taints)"
+	}
+	return "; to tolerate them: --tolerate " + strings.Join(tols, " --tolerate ") + others +
+		", or tolerations: [" + strings.Join(tols, ", ") + "] in .instancetype.yaml"
+}
+
+// plainTaint reports a taint whose key, value and effect have the characters of labels
+// only, which a --tolerate flag can name as they are.
+func plainTaint(t cluster.Taint) bool {
+	for _, s := range []string{t.Key, t.Value, t.Effect} {
+		for _, c := range []byte(s) {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '/') {
+				return false
+			}
+		}
+	}
+	return t.Key != "" && t.Effect != ""
 }
 
 // scopeTaints returns the keys of the resource-group and workspace taints (fit's

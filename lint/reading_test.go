@@ -623,16 +623,16 @@ func amounts(l instancetype.ResourceList) map[string]string {
 	return out
 }
 
-// A finding renders as FILE:LINE: FIELD: MESSAGE, or FILE:LINE: MESSAGE for one about the
-// file or a document as a whole.
+// A finding renders as FILE:LINE: FIELD: MESSAGE [RULE], or FILE:LINE: MESSAGE [RULE] for
+// one about the file or a document as a whole.
 func TestFindingRendering(t *testing.T) {
 	for _, tt := range []struct {
 		src, want string
 	}{
 		{typeHeader + "metadata: {name: a, x: 1}\n",
-			`test.yaml:3: metadata.x: unknown field "x"; known fields: name, generateName, namespace, selfLink, uid, resourceVersion, generation, creationTimestamp, deletionTimestamp, deletionGracePeriodSeconds, labels, annotations, ownerReferences, finalizers, managedFields`},
-		{"a: b\n[\n", "test.yaml:2: YAML syntax error: could not find expected ':'"},
-		{typeHeader + "metadata: {name: a}\nspec: {nodeSelector: {a: 1}}\n", `test.yaml:4: spec.nodeSelector[a]: Invalid value: "1": must be a string, not a number; quote it: "1"`},
+			`test.yaml:3: metadata.x: unknown field "x"; known fields: name, generateName, namespace, selfLink, uid, resourceVersion, generation, creationTimestamp, deletionTimestamp, deletionGracePeriodSeconds, labels, annotations, ownerReferences, finalizers, managedFields [unknown-field]`},
+		{"a: b\n[\n", "test.yaml:2: YAML syntax error: could not find expected ':' [syntax]"},
+		{typeHeader + "metadata: {name: a}\nspec: {nodeSelector: {a: 1}}\n", `test.yaml:4: spec.nodeSelector[a]: Invalid value: "1": must be a string, not a number; quote it: "1" [wrong-type]`},
 	} {
 		fs := readFile(t, "test.yaml", tt.src)
 		if len(fs) != 1 {

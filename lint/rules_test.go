@@ -137,7 +137,7 @@ func TestEveryRuleIsMade(t *testing.T) {
 func renderAll(fs []lint.Finding) []string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, f.Rule()+" "+f.String())
+		out = append(out, f.String())
 	}
 	return out
 }

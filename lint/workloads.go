@@ -131,10 +131,9 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 			// The instance type's own fit is reported at it, when it is an input.
 			errs := workloadFit(res, p.path, w, own)
 			if keys := scopeTaints(c.index, d, res, cp.rg, cp.ws); len(keys) > 0 {
-				hint := scopeHint(keys, cp.name)
-				for _, e := range errs {
-					e.Detail += hint
-				}
+				addHint(errs, scopeHint(keys, cp.name))
+			} else {
+				addHint(errs, tolerateHint(res))
 			}
 			found = p.doc.locate(errs)
 		}

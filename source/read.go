@@ -116,6 +116,9 @@ type scanner struct {
 	// to the next document, and those of the "---" line before it.
 	pending  []Comment
 	refusals int // the documents refused so far
+	// syntaxSearched is how many bytes of documents positions of syntax errors were
+	// looked for in (syntaxPosition).
+	syntaxSearched int
 }
 
 // maxLocated is the most refused documents of a file whose problems are looked for in
@@ -409,6 +412,7 @@ func (s *scanner) refusal(d *Document, err error) *Problem {
 			}
 		}
 	}
+	problem := msg // the parser's own words, which explain may reword
 	kind := Syntax
 	switch {
 	case strings.HasPrefix(msg, "json: unsupported value"), strings.Contains(msg, "map key"), strings.Contains(msg, "value contains itself"),
@@ -423,6 +427,12 @@ func (s *scanner) refusal(d *Document, err error) *Problem {
 	}
 	if line == 0 {
 		line = at
+	}
+	if kind == Syntax && s.refusals <= maxLocated {
+		// At the offending token, which the message's line is not always.
+		if p, ok := s.syntaxPosition(d, problem); ok {
+			return &Problem{Position: p, Kind: kind, Message: clipText(msg, maxMessage)}
+		}
 	}
 	// The reader may name the line after the last, where the document ends.
 	line = min(max(line, 1), d.lineCount())

@@ -157,7 +157,7 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 // requestWithinLimit reports a request of name above its limit, at the request.
 func requestWithinLimit(requests, limits instancetype.ResourceList, name instancetype.ResourceName, req at, errs field.ErrorList) field.ErrorList {
 	r, l := requests[name], limits[name]
-	if !r.IsValid() || !l.IsValid() {
+	if !rules.Usable(name, r) || !rules.Usable(name, l) {
 		return errs // reported already
 	}
 	rq, _ := r.Quantity()

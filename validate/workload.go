@@ -112,7 +112,8 @@ var mlflowMinimums = [...]struct {
 // validateMLflow appends the findings of R10 to errs: an MLflow model deployment must
 // request at least 2 cpu and 4G of memory — its own requests when it has a resources
 // section (reported there), else its instance type's (reported at instance_type).
-// Requests that are missing or invalid are reported by other rules and not here.
+// Requests that are missing or have a problem of their own are reported by other rules
+// and not here.
 func validateMLflow(w *workload.Workload, p *resolve.Placement, fldPath *field.Path, errs field.ErrorList) field.ErrorList {
 	if !p.Found && w.Resources == nil {
 		return errs // no requests to judge: the instance type's finding says why
@@ -120,8 +121,8 @@ func validateMLflow(w *workload.Workload, p *resolve.Placement, fldPath *field.P
 	for _, m := range mlflowMinimums {
 		a := p.Request(m.name)
 		q, err := a.Quantity()
-		if err != nil || q.Cmp(m.min) >= 0 {
-			continue
+		if err != nil || !rules.Usable(m.name, a) || q.Cmp(m.min) >= 0 {
+			continue // a request with a problem of its own is not judged again
 		}
 		need := "an MLflow model deployment needs a " + string(m.name) + " request of at least " + m.text
 		if w.Resources != nil {

@@ -94,6 +94,9 @@ func TestCompletionScripts(t *testing.T) {
 			{"instancetype resolve --computes di", []string{"dir"}},
 			{"instancetype validate de", []string{"deploy.yaml"}},
 			{"instancetype resolve --nodes di", []string{"dir"}},
+			{"instancetype rules -", []string{"--help", "--output", "-o"}},
+			{"instancetype rules -o ", []string{"json", "text"}},
+			{"instancetype rules --output j", []string{"json"}},
 			{"instancetype frobnicate ", nil},
 		} {
 			if got := complete(tt.line); !slices.Equal(got, tt.want) {
@@ -146,6 +149,7 @@ func TestCompletionScripts(t *testing.T) {
 			{"instancetype validate --ignore R1", []string{"R1", "R10"}},
 			{"instancetype completion ", []string{"bash", "fish", "zsh"}},
 			{"instancetype validate de", []string{"deploy.yaml"}},
+			{"instancetype rules -o ", []string{"json", "text"}},
 		} {
 			if got := complete(tt.line); !slices.Equal(got, tt.want) {
 				t.Errorf("completing %q: %q; want %q", tt.line, got, tt.want)

@@ -35,9 +35,10 @@
 // a finding. The settings of the config file are replaced by the flags given.
 //
 // Exit status: 0 when nothing is wrong; 1 when there are findings; 2 for a usage error, a
-// path that cannot be read, or a directory named as a PATH that holds no manifest.
+// path that cannot be read, or a directory named as a PATH that holds no manifest or in
+// which nothing is checked (every file skipped or empty, as in a .github directory).
 //
-// Text findings read FILE:LINE: FIELD: MESSAGE, sorted by file and line, with control
+// Text findings read FILE:LINE: FIELD: MESSAGE [RULE], sorted by file and line, with control
 // characters escaped, followed by a one-line summary on standard error. With -o json,
 // validate prints {"findings":[...],"skipped":[...],"suppressed":[...],"summary":{...}},
 // resolve {"placements":[...],"findings":[...],"skipped":[...],...} and list

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -227,6 +228,12 @@ var goldenTests = []goldenTest{
 	{"reading-null.txt", []string{"validate", "inputs/null.yaml"}, cli.ExitFindings},
 	{"reading-list.txt", []string{"validate", "inputs/list.yaml"}, cli.ExitFindings},
 	{"reading-forged.txt", []string{"validate", "inputs/forged.yaml"}, cli.ExitFindings},
+	// Syntax errors at their offending tokens: a mis-indented key, a tab, an unclosed
+	// quote, a flow mapping closed by ].
+	{"reading-syntax.json", []string{"validate", "-o", "json", "inputs/syntax.yaml"}, cli.ExitFindings},
+	{"reading-syntax.github.txt", []string{"validate", "-o", "github", "inputs/syntax.yaml"}, cli.ExitFindings},
+	// resolve's table, with long paths, names and selectors, and amounts as written.
+	{"resolve-long.txt", []string{"resolve", "inputs/long"}, cli.ExitFindings},
 	// For CI.
 	{"validate-broken.sarif", []string{"validate", "-o", "sarif", "examples/broken"}, cli.ExitFindings},
 	{"validate-broken.github.txt", []string{"validate", "-o", "github", "examples/broken"}, cli.ExitFindings},
@@ -246,6 +253,7 @@ var goldenTests = []goldenTest{
 	{"configured-explicit.txt", []string{"validate", "--config", "configured/.instancetype.yaml", "configured/green.yml"}, cli.ExitFindings},
 	// The rules, and shell completion.
 	{"rules.txt", []string{"rules"}, cli.ExitOK},
+	{"rules.json", []string{"rules", "-o", "json"}, cli.ExitOK},
 	{"completion.bash", []string{"completion", "bash"}, cli.ExitOK},
 	{"completion.zsh", []string{"completion", "zsh"}, cli.ExitOK},
 	{"completion.fish", []string{"completion", "fish"}, cli.ExitOK},
@@ -428,6 +436,47 @@ func TestJSONContract(t *testing.T) {
 	}
 }
 
+// resolve's text fits 120 columns: its table, whatever the paths, names and selectors;
+// findings are lines of their own, which are not cut.
+func TestResolveTableFits(t *testing.T) {
+	dir := workdir(t)
+	finding := regexp.MustCompile(`^\S+:\d+: `)
+	for _, args := range [][]string{
+		{"resolve", "inputs/long"},
+		{"resolve", "examples/"},
+		{"resolve", "--nodes", "aml/nodes.yaml", "aml/"},
+		{"resolve", "azureml/"},
+	} {
+		r := runCommand(t, dir, "", args...)
+		for _, l := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+			if !finding.MatchString(l) && utf8.RuneCountInString(l) > 120 {
+				t.Errorf("%v: a line of %d characters: %q", args, utf8.RuneCountInString(l), l)
+			}
+		}
+	}
+}
+
+// rules -o json lists every rule of lint.Rules, in its order, with its link, and nothing else.
+func TestRulesJSON(t *testing.T) {
+	r := runCommand(t, ".", "", "rules", "-ojson")
+	var v struct {
+		Rules []map[string]any `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || r.code != cli.ExitOK {
+		t.Fatalf("rules -o json: exit %d, %v\n%s", r.code, err, r.stdout)
+	}
+	want := lint.Rules()
+	if len(v.Rules) != len(want) {
+		t.Fatalf("rules -o json: %d rules; want %d", len(v.Rules), len(want))
+	}
+	for i, got := range v.Rules {
+		w := map[string]any{"id": want[i].ID, "name": want[i].Name, "summary": want[i].Summary, "doc": want[i].HelpURI()}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("rules -o json: rule %d = %v; want %v", i, got, w)
+		}
+	}
+}
+
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -510,6 +559,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"validate", "--ignore", "too-many-findings", "examples/"}, "cannot be suppressed"},
 		{[]string{"validate", "--config", "no/such.yaml", "examples/"}, "config file: no/such.yaml: no such file or directory"},
 		{[]string{"rules", "extra"}, "takes no arguments"},
+		{[]string{"rules", "-o", "yaml"}, `unknown output format "yaml": want text or json`},
+		{[]string{"rules", "--ignore", "R1"}, "flag provided but not defined: -ignore"},
 		{[]string{"completion"}, "name one shell"},
 		{[]string{"completion", "tcsh"}, `unknown shell "tcsh"`},
 	}
@@ -638,13 +689,63 @@ func TestEmptyAndUnrelatedInputs(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "svc.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not: [yaml"), 0o644)
-	r := runCommand(t, dir, "", "validate", ".")
+	// A file named itself is read, and skipped.
+	r := runCommand(t, dir, "", "validate", "svc.yaml")
 	if r.code != cli.ExitOK || r.stderr != "no problems; 1 file, 0 documents checked, 1 skipped (-o json says why)\n" {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	r = runCommand(t, dir, "", "resolve", ".")
+	r = runCommand(t, dir, "", "resolve", "svc.yaml")
 	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "no deployments or jobs found") {
 		t.Errorf("resolve: exit %d, %q", r.code, r.stdout)
+	}
+	// A directory named, in which nothing is checked, is a usage error that says why, as
+	// one without a manifest is.
+	for _, cmd := range []string{"validate", "resolve", "list"} {
+		r = runCommand(t, dir, "", cmd, ".")
+		if want := "instancetype " + cmd + ": .: nothing checked in this directory: its file holds no document the tool checks, only what it skips: a Service (v1), not an InstanceType\n"; r.code != cli.ExitUsage || r.stderr != want || r.stdout != "" {
+			t.Errorf("%s .: exit %d, stdout %q, stderr %q; want exit 2 and %q", cmd, r.code, r.stdout, r.stderr, want)
+		}
+	}
+}
+
+// validate .github, where only GitHub workflows are, says that nothing was checked there,
+// and exits 2; a directory in which something is checked, or found, is not one.
+func TestNothingCheckedInDirectory(t *testing.T) {
+	dir := workdir(t)
+	gh := filepath.Join(dir, ".github", "workflows")
+	if err := os.MkdirAll(gh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	workflow, err := os.ReadFile(filepath.Join(dir, "aml", "github", "workflows", "deploy.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(gh, "deploy.yml"), workflow, 0o644)
+	os.WriteFile(filepath.Join(gh, "lint.yml"), workflow, 0o644)
+	os.WriteFile(filepath.Join(dir, ".github", "empty.yaml"), nil, 0o644)
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string // in standard error
+	}{
+		{[]string{"validate", ".github"}, cli.ExitUsage, ".github: nothing checked in this directory: its 3 files hold no document the tool checks, only what it skips: a GitHub Actions workflow"},
+		{[]string{"validate", "-o", "json", ".github/"}, cli.ExitUsage, ".github/: nothing checked in this directory"},
+		{[]string{"validate", ".github", "examples/manifests"}, cli.ExitUsage, ".github: nothing checked in this directory"},
+		// A file named itself is read and skipped, as before.
+		{[]string{"validate", ".github/workflows/deploy.yml"}, cli.ExitOK, "1 skipped"},
+		// Beside a checked document, or with a finding, the directory was looked at.
+		{[]string{"validate", "aml/github", "aml/computes"}, cli.ExitUsage, "aml/github: nothing checked in this directory"},
+		{[]string{"validate", "aml"}, cli.ExitFindings, "problems"},
+	} {
+		r := runCommand(t, dir, "", tt.args...)
+		if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, r.code, r.stderr, tt.code, tt.want)
+		}
+	}
+	// A syntax error in a directory of workflows is a finding: something was looked at.
+	os.WriteFile(filepath.Join(gh, "broken.yml"), []byte("on: [push\n"), 0o644)
+	if r := runCommand(t, dir, "", "validate", ".github"); r.code != cli.ExitFindings || !strings.Contains(r.stdout, "YAML syntax error") {
+		t.Errorf("a broken workflow: exit %d, stdout %q, stderr %q; want its finding", r.code, r.stdout, r.stderr)
 	}
 }
 

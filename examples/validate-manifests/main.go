@@ -2,7 +2,7 @@
 // call: lint.Run reads the inputs as kubectl reads them, checks every instance type and
 // every deployment and job against the catalog the instance types form, and returns the
 // findings sorted, each with its file, line and field path. This program prints them as
-// FILE:LINE: FIELD: MESSAGE — exactly the lines the command prints — and exits 1 when there
+// FILE:LINE: FIELD: MESSAGE [RULE] — exactly the lines the command prints — and exits 1 when there
 // are any.
 //
 // With no arguments it lints the manifests embedded in package examples (the source
@@ -46,7 +46,7 @@ func run(w io.Writer, inputs []lint.Input) (int, error) {
 		return 0, err
 	}
 	for _, f := range report.Findings {
-		fmt.Fprintln(w, f) // FILE:LINE: FIELD: MESSAGE
+		fmt.Fprintln(w, f) // FILE:LINE: FIELD: MESSAGE [RULE]
 	}
 	fmt.Fprintf(w, "%d findings; %d files, %d documents checked, %d skipped\n",
 		len(report.Findings), report.Files, report.Documents, len(report.Skipped))

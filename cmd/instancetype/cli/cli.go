@@ -31,7 +31,7 @@ const (
 	// ExitFindings: findings.
 	ExitFindings = 1
 	// ExitUsage: a usage error, a path that cannot be read, or a directory named as a PATH
-	// that holds no manifest.
+	// that holds no manifest or in which nothing is checked.
 	ExitUsage = 2
 )
 
@@ -137,7 +137,7 @@ Usage:
   instancetype validate [flags] PATH...   check instance types, deployments and jobs
   instancetype resolve  [flags] PATH...   what each deployment and job really gets
   instancetype list     [flags] PATH...   the catalog of instance types, built-in default included
-  instancetype rules                      the rules: ids, what each checks, where the docs explain it
+  instancetype rules [-o json]            the rules: ids, what each checks, where the docs explain it
   instancetype completion bash|zsh|fish   print a shell completion script
   instancetype version                    print the version
   instancetype help [COMMAND]             show help for a command
@@ -146,7 +146,7 @@ PATH is a file, a directory (walked for .yaml, .yml and .json) or - for standard
 
 ` + flagsHelp + `
 Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
-directory holding no manifest.
+directory holding no manifest or nothing checked (a .github of workflows).
 Run 'instancetype help COMMAND' for examples.
 `
 
@@ -191,7 +191,7 @@ const flagsHelp = `Flags:
 
 const exitHelp = `
 Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
-directory holding no manifest.
+directory holding no manifest or nothing checked (a .github of workflows).
 `
 
 var commandHelp = map[string]string{
@@ -207,7 +207,7 @@ nodeSelector, and each workload against the catalog: the instance types of PATHs
 over those of --catalog. Documents that are not these (managed deployments,
 serverless and Spark jobs, components, GitHub workflows, other Kubernetes
 objects, Helm templates, workloads on a compute that is not Kubernetes) are
-skipped, and the summary counts them; with -o json each is listed with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE,
+skipped, and the summary counts them; with -o json each is listed with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE [RULE],
 followed by a summary on standard error.
 
 ` + flagsHelp + `
@@ -254,11 +254,15 @@ Examples:
   instancetype list --nodes nodes.yaml --catalog cluster.yaml
   kubectl get instancetypes -o yaml | instancetype list -o json -
 ` + exitHelp,
-	"rules": `Usage: instancetype rules
+	"rules": `Usage: instancetype rules [-o text|json]
 
-Lists the rules, one a line: the id that findings carry (in -o json as "rule",
-in SARIF as ruleId) and that --ignore and suppression comments name, what the
-rule checks, and where the documentation explains it.
+Lists the rules, one a line: the id that findings carry (last on each line of
+text output, in -o json as "rule", in SARIF as ruleId) and that --ignore and
+suppression comments name, what the rule checks, and where the documentation
+explains it.
+
+  -o, --output FORMAT   text (the default), or json:
+                        {"rules":[{"id","name","summary","doc"}]}
 `,
 	"completion": `Usage: instancetype completion bash|zsh|fish
 

@@ -10,7 +10,7 @@ import (
 
 // completion prints the shell completion script of the command for bash, zsh or fish:
 // commands, the flags of validate, resolve and list, the values of -o and --ignore (the
-// rules of this version), and file names for PATHs and the flags that take a file.
+// rules of this version), rules' -o, and file names for PATHs and the flags that take a file.
 func (p Program) completion(args []string, e Env) int {
 	if wantsHelp(args) {
 		fmt.Fprint(e.Stdout, p.help("completion"))
@@ -68,6 +68,13 @@ _instancetype() {
 		;;
 	help)
 		[[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "@COMMANDS@" -- "$cur")
+		return
+		;;
+	rules)
+		case $prev in
+		-o | --output) mapfile -t COMPREPLY < <(compgen -W "text json" -- "$cur") ;;
+		*) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "-o --output --help" -- "$cur") ;;
+		esac
 		return
 		;;
 	*) return ;;
@@ -141,6 +148,11 @@ _instancetype() {
 	help)
 		(( CURRENT == 3 )) && compadd @COMMANDS@
 		;;
+	rules)
+		shift words
+		(( CURRENT-- ))
+		_arguments -s '(-o --output)'{-o,--output}'[output format]:format:(text json)'
+		;;
 	esac
 }
 
@@ -174,4 +186,5 @@ complete -c instancetype -n $check -l config -r -F -d 'the config file'
 complete -c instancetype -n $check -F
 complete -c instancetype -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
 complete -c instancetype -n '__fish_seen_subcommand_from help' -x -a '@COMMANDS@'
+complete -c instancetype -n '__fish_seen_subcommand_from rules' -s o -l output -x -a 'text json' -d 'output format'
 `

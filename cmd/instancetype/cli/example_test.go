@@ -15,9 +15,9 @@ ignore: [R10=legacy/*, R99]
 `))
 	fmt.Println(c.NodeSelector, c.Exclude, c.Ignore[0].Rule, c.Ignore[0].Glob, c.Ignore[0].Source)
 	for _, f := range c.ConfigFindings {
-		fmt.Println(f.Rule(), f)
+		fmt.Println(f)
 	}
 	// Output:
 	// map[agentpool:cpupool] [charts] R10 legacy/* .instancetype.yaml:3
-	// config .instancetype.yaml:3: ignore[1]: Invalid value: "R99": unknown rule "R99" ('instancetype rules' lists the rules)
+	// .instancetype.yaml:3: ignore[1]: Invalid value: "R99": unknown rule "R99" ('instancetype rules' lists the rules) [config]
 }

@@ -245,7 +245,7 @@ func (w writer) text(r *lint.Report) error {
 		if f.Err.Field != "" {
 			line += w.style(Escape(f.Err.Field), yellow) + ": "
 		}
-		if _, err := fmt.Fprintln(w.Stdout, line+Escape(f.Message())); err != nil {
+		if _, err := fmt.Fprintln(w.Stdout, line+Escape(f.Message())+ruleTag(f.Rule())); err != nil {
 			return err
 		}
 	}
@@ -262,6 +262,15 @@ func (w writer) text(r *lint.Report) error {
 	}
 	_, err := fmt.Fprintln(w.Stderr, summary(r, w.catalogHint))
 	return err
+}
+
+// ruleTag is the rule id that ends a finding's text line, " [R9]", so that
+// "# instancetype:ignore R9" can be written from it; "" for a finding with no rule.
+func ruleTag(rule string) string {
+	if rule == "" {
+		return ""
+	}
+	return " [" + Escape(rule) + "]"
 }
 
 // Escape makes s safe to print as part of one line: line breaks, other control characters
@@ -356,12 +365,13 @@ func (w writer) placementTable(r *lint.Report) error {
 		_, err := fmt.Fprintln(w.Stdout, "no deployments or jobs found")
 		return err
 	}
-	tw := tabwriter.NewWriter(w.Stdout, 0, 4, 2, ' ', 0)
-	nodes := ""
-	if r.Nodes > 0 {
-		nodes = "\tNODES"
+	t := table{
+		header: []string{"WORKLOAD", "NAME", "COMPUTE", "INSTANCE TYPE", "STATUS"},
+		last:   []bool{true},
 	}
-	fmt.Fprintln(tw, "WORKLOAD\tKIND\tNAME\tCOMPUTE\tINSTANCE TYPE\tNODE SELECTOR\tREQUESTS\tLIMITS\tSTATUS"+nodes)
+	if r.Nodes > 0 {
+		t.header = append(t.header, "NODES")
+	}
 	for _, p := range r.Placements {
 		kind := "deployment"
 		switch {
@@ -380,26 +390,34 @@ func (w writer) placementTable(r *lint.Report) error {
 		default:
 			compute += " (type unknown)"
 		}
+		// kind/name, as kubectl names objects: deployment/blue, job/jobs.train for a
+		// pipeline's step, job for a job with no name.
 		name := p.Name
 		if p.Path != nil && name == "" {
 			name = p.Path.String()
+		}
+		if name != "" {
+			name = kind + "/" + Escape(name)
+		} else {
+			name = kind
 		}
 		status := "ok"
 		if !p.Resolved {
 			status = "unresolved"
 		}
-		fits := ""
+		row := []string{Escape(p.File) + ":" + strconv.Itoa(p.Line), name, dash(compute), dash(Escape(p.InstanceType)), status}
 		if r.Nodes > 0 {
-			fits = "\t-"
+			fits := "-"
 			if p.Fit != nil {
-				fits = "\t" + strconv.Itoa(p.Fit.Fits) + "/" + strconv.Itoa(r.Nodes)
+				fits = strconv.Itoa(p.Fit.Fits) + "/" + strconv.Itoa(r.Nodes)
 			}
+			row = append(row, fits)
 		}
-		fmt.Fprintf(tw, "%s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n",
-			Escape(p.File), p.Line, kind, dash(Escape(name)), dash(compute), dash(Escape(p.InstanceType)),
-			pairs(p.NodeSelector()), resourcePairs(p.Requests()), resourcePairs(p.Limits()), status, fits)
+		t.rows = append(t.rows, row)
+		// What the placement gets, under its row: too long for columns of 120.
+		t.notes = append(t.notes, "node selector "+pairs(p.NodeSelector())+"; requests "+written(p.Requests())+"; limits "+written(p.Limits()))
 	}
-	return tw.Flush()
+	return t.write(w.Stdout)
 }
 
 func (w writer) catalogTable(r *lint.Report) error {
@@ -484,7 +502,17 @@ func pairs(m map[string]string) string {
 	return strings.Join(keys, ",")
 }
 
-func resourcePairs(l instancetype.ResourceList) string { return pairs(canonical(l)) }
+// written renders the valid amounts of a list as name=amount pairs, each amount as it is
+// written where it comes from (0.2Gi, not its canonical 214748364800m).
+func written(l instancetype.ResourceList) string {
+	out := make(map[string]string, len(l))
+	for name, a := range l {
+		if a.IsValid() {
+			out[string(name)] = strings.TrimSpace(a.String())
+		}
+	}
+	return pairs(out)
+}
 
 func dash(s string) string {
 	if s == "" {

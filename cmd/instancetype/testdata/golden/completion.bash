@@ -18,6 +18,13 @@ _instancetype() {
 		[[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "validate resolve list rules completion version help" -- "$cur")
 		return
 		;;
+	rules)
+		case $prev in
+		-o | --output) mapfile -t COMPREPLY < <(compgen -W "text json" -- "$cur") ;;
+		*) [[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "-o --output --help" -- "$cur") ;;
+		esac
+		return
+		;;
 	*) return ;;
 	esac
 	case $prev in

@@ -23,3 +23,4 @@ complete -c instancetype -n $check -l config -r -F -d 'the config file'
 complete -c instancetype -n $check -F
 complete -c instancetype -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
 complete -c instancetype -n '__fish_seen_subcommand_from help' -x -a 'validate resolve list rules completion version help'
+complete -c instancetype -n '__fish_seen_subcommand_from rules' -s o -l output -x -a 'text json' -d 'output format'

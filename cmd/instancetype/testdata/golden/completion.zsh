@@ -43,6 +43,11 @@ _instancetype() {
 	help)
 		(( CURRENT == 3 )) && compadd validate resolve list rules completion version help
 		;;
+	rules)
+		shift words
+		(( CURRENT-- ))
+		_arguments -s '(-o --output)'{-o,--output}'[output format]:format:(text json)'
+		;;
 	esac
 }
 
