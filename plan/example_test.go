@@ -114,3 +114,5 @@ func ExampleSuggest() {
 	//       cpu: 950m
 	//       memory: 3019Mi
 }
+
+func mustQ(s string) quantity.Quantity { return quantity.MustParse(s) }

@@ -112,12 +112,12 @@ type Planner struct {
 	cols     map[instancetype.ResourceName]int // resource → column of free
 	colNames []instancetype.ResourceName       // by column
 	ncols    int
-	free     []int64          // by node, then column: allocatable less the per-node overhead, ≥ 0
+	free     []int64           // by node, then column: allocatable less the per-node overhead, ≥ 0
 	formats  []quantity.Format // by node, then column: the format of the allocatable amount
-	pods     []int64          // by node: pods left of an allocatable "pods" after overhead; -1 without
-	pool     []int            // by node: its pool's number
-	pools    []string         // by number, sorted
-	poolKey  []string         // by pool number: the label key that names it on its first node
+	pods     []int64           // by node: pods left of an allocatable "pods" after overhead; -1 without
+	pool     []int             // by node: its pool's number
+	pools    []string          // by number, sorted
+	poolKey  []string          // by pool number: the label key that names it on its first node
 	perPod   map[instancetype.ResourceName]int64
 }
 

@@ -56,7 +56,9 @@ type PoolSkip struct {
 // Options.NodeSelector) may use are taken, and what is usable on them: per resource, the
 // least that any of them has once the per-node overhead is taken (for a pool of one node
 // size, what its nodes have). A pool whose nodes have a GPU resource (nvidia.com/gpu, or
-// another whose name ends in /gpu) is a GPU pool, with G the least of them on a node.
+// another whose name ends in /gpu) is a GPU pool, with G the GPUs of each node; a pool
+// whose nodes have different numbers of GPUs is skipped (no one size can use every GPU of
+// each of its nodes).
 //
 //   - a CPU pool gets a whole, a half and a quarter node: 1, 2 and 4 pods per node;
 //   - a GPU pool gets one instance type per k GPUs, for each k = 1, 2, 4, … below G that
@@ -114,8 +116,19 @@ func (p *Planner) suggestPool(s *Suggestions, pool, key string, cands []int) {
 		}
 	}
 	gpu, gpus := instancetype.ResourceName(""), int64(0)
-	for c, name := range p.colNames { // columns are in order of first sight: take the first name
-		if strings.HasSuffix(string(name), "/gpu") && usable[c] > 0 && (gpu == "" || name < gpu) {
+	for c, name := range p.colNames {
+		if !strings.HasSuffix(string(name), "/gpu") {
+			continue
+		}
+		most := int64(0)
+		for _, i := range cands {
+			most = max(most, p.free[i*p.ncols+c])
+		}
+		if most != usable[c] { // one size cannot use every GPU of each node
+			s.Skipped = append(s.Skipped, PoolSkip{pool, fmt.Sprintf("its nodes have from %d to %d %s usable: give nodes of each size a pool of their own", usable[c], most, name)})
+			return
+		}
+		if usable[c] > 0 && (gpu == "" || name < gpu) {
 			gpu, gpus = name, usable[c]
 		}
 	}
