@@ -235,6 +235,7 @@ func start(inputs []Input, opts Options) (*run, error) {
 		if r.nodes.index.Len() > 0 || !unreadable(r.nodes.findings) {
 			r.index = r.nodes.index
 			r.report.Nodes = r.index.Len()
+			r.report.ClusterNodes = r.nodes.nodes
 			r.report.fits = map[string]fit.Result{}
 		}
 		// Else no node could be read at all: that is the finding, not every instance type

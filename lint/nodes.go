@@ -20,6 +20,7 @@ import (
 // nodeInputs are the nodes of Options.Nodes.
 type nodeInputs struct {
 	index    *fit.Index
+	nodes    []cluster.Node // as read, in order, duplicates included
 	findings []Finding
 }
 
@@ -66,6 +67,7 @@ func readNodes(srcs []inputFile) *nodeInputs {
 		ni.findings = append(ni.findings, f.findings...)
 	}
 	ni.index = fit.NewIndex(nodes)
+	ni.nodes = nodes
 	return ni
 }
 
