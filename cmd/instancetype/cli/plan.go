@@ -28,6 +28,7 @@ type planOptions struct {
 	catalog, nodes, exclude []string
 	opts                    plan.Options
 	workload                plan.Workload
+	podSet                  bool // --overhead-pod given
 }
 
 // parsePlanFlags parses the flags of plan and suggest, in any order with the PATHs.
@@ -116,7 +117,7 @@ func parsePlanFlags(cmd string, args []string, more func(string, *flag.FlagSet))
 			return o, fmt.Errorf("invalid --overhead-node: %w", err)
 		}
 	}
-	if set["overhead-pod"] {
+	if o.podSet = set["overhead-pod"]; o.podSet {
 		if o.opts.Overhead.PerPod, err = plan.ParseResources(overPod); err != nil {
 			return o, fmt.Errorf("invalid --overhead-pod: %w", err)
 		}
@@ -175,7 +176,7 @@ func (p Program) runPlan(cmd string, args []string, e Env) int {
 		fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, EscapeMessage(fmt.Sprintf(format, a...)))
 	}
 	if n := len(r.Findings); n > 0 {
-		note("%s in the inputs ('%s validate' shows them); instance types with findings are left out", plural(n, "finding"), name)
+		note("%s in the inputs ('%s validate' shows them); instance types validate refuses are left out", plural(n, "finding"), name)
 	}
 	if len(r.ClusterNodes) == 0 {
 		note("no node was read: nothing to plan on")
@@ -227,6 +228,8 @@ func overheadWords(o planOptions) string {
 	switch {
 	case o.opts.NodeOverhead != nil:
 		return "per node: the DaemonSet pods bound to each node"
+	case o.podSet:
+		return "--overhead-pod"
 	case o.workload == plan.Job:
 		return "--workload job: a training job's pods have no sidecar"
 	}
@@ -383,8 +386,8 @@ taints Azure ML's pods tolerate), prints: NODES, the pool's nodes it may use;
 PER NODE, how many of its pods fit on one empty node of the pool (its smallest),
 after the overhead; FITS, on all of them; LIMITED BY, the resource that runs
 out first; and what is left stranded on that node of cpu, memory and GPUs, with
-its share of what is usable there. Instance types with findings are left out
-('instancetype validate' shows them). See docs/plan.md.
+its share of what is usable there. Instance types that validate refuses are
+left out ('instancetype validate' shows why). See docs/plan.md.
 
   -o, --output FORMAT         text (the default) or json
       --catalog PATH          the cluster's instance types (repeatable)

@@ -5,17 +5,21 @@ _instancetype() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
 	COMPREPLY=()
 	if [[ $COMP_CWORD -eq 1 ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "validate resolve list rules completion version help" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "validate resolve list plan suggest rules completion version help" -- "$cur")
 		return
 	fi
 	case ${COMP_WORDS[1]} in
 	validate | resolve | list) ;;
+	plan | suggest)
+		_instancetype_plan "$cur" "$prev" "${COMP_WORDS[1]}"
+		return
+		;;
 	completion)
 		[[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "bash zsh fish" -- "$cur")
 		return
 		;;
 	help)
-		[[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "validate resolve list rules completion version help" -- "$cur")
+		[[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "validate resolve list plan suggest rules completion version help" -- "$cur")
 		return
 		;;
 	*) return ;;
@@ -40,5 +44,36 @@ _instancetype() {
 		return
 	fi
 	mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+}
+_instancetype_plan() {
+	local cur=$1 prev=$2 cmd=$3
+	case $prev in
+	-o | --output)
+		if [[ $cmd == plan ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "text json" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -W "yaml json" -- "$cur")
+		fi
+		return
+		;;
+	--workload)
+		mapfile -t COMPREPLY < <(compgen -W "deployment job" -- "$cur")
+		return
+		;;
+	--overhead-node | --overhead-pod)
+		mapfile -t COMPREPLY < <(compgen -W "none cpu= memory=" -- "$cur")
+		return
+		;;
+	--nodes | --catalog)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return
+		;;
+	--pool-label | --node-selector | --tolerate | --exclude) return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "-o --output --nodes --catalog --exclude --pool-label --workload --overhead-node --overhead-pod --node-selector --tolerate --help" -- "$cur")
+		return
+	fi
+	[[ $cmd == plan ]] && mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 complete -o filenames -o bashdefault -F _instancetype instancetype
