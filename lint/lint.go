@@ -15,6 +15,7 @@ import (
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/plan"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/selector"
 	"github.com/amlarc-go/instancetypes/source"
@@ -119,7 +120,8 @@ type run struct {
 	// cluster and nodes are what Options.Catalog and Options.Nodes hold, nil without.
 	cluster  *catalogInputs
 	nodes    *nodeInputs
-	index    *fit.Index // of the nodes, nil without
+	index    *fit.Index    // of the nodes, nil without
+	planner  *plan.Planner // of the nodes, nil without
 	computes computeSet
 	// computeFindings are those of reading Options.Computes.
 	computeFindings []Finding
@@ -236,6 +238,7 @@ func start(inputs []Input, opts Options) (*run, error) {
 			r.index = r.nodes.index
 			r.report.Nodes = r.index.Len()
 			r.report.ClusterNodes = r.nodes.nodes
+			r.planner = plan.New(r.nodes.nodes, plan.Options{NodeSelector: opts.NodeSelector, Tolerations: opts.Tolerations, Overhead: plan.DefaultOverhead(plan.Deployment)})
 			r.report.fits = map[string]fit.Result{}
 		}
 		// Else no node could be read at all: that is the finding, not every instance type
@@ -683,10 +686,14 @@ func (r *run) checkFile(i int, s inputFile, data []byte, err error) *fileResult 
 			res.computes = append(res.computes, defineCompute(d, c))
 		}
 		for _, it := range d.instanceTypes() {
-			errs = append(errs, validate.InstanceType(it.Object, it.Path, r.vopts)...)
+			own := validate.InstanceType(it.Object, it.Path, r.vopts)
 			if r.index != nil {
-				errs = append(errs, typeFit(r.index, it, r.opts.NodeSelector, r.typeTolerations())...)
+				own = append(own, typeFit(r.index, it, r.opts.NodeSelector, r.typeTolerations())...)
+				if len(own) == 0 { // how well it packs, once it is valid and fits
+					own = typeStranded(r.planner, it)
+				}
 			}
+			errs = append(errs, own...)
 		}
 		for _, t := range r.defines(d) {
 			r.kept.add(i, t)

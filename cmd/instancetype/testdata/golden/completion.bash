@@ -30,7 +30,7 @@ _instancetype() {
 		return
 		;;
 	--ignore)
-		mapfile -t COMPREPLY < <(compgen -W "R1 R2 R3 R4 R6 R7 R8 R9 R10 request-above-limit resource-name metadata syntax unknown-field duplicate-key wrong-type kubectl-refuses kind legacy-form legacy-compute-form azureml-resource-name azureml-resource-type gpu-given-twice input-limit unreadable nodes compute-not-found compute-type compute-conflict fit too-many-findings suppression config" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "R1 R2 R3 R4 R6 R7 R8 R9 R10 request-above-limit resource-name metadata syntax unknown-field duplicate-key wrong-type kubectl-refuses kind legacy-form legacy-compute-form azureml-resource-name azureml-resource-type gpu-given-twice input-limit unreadable nodes compute-not-found compute-type compute-conflict fit stranded too-many-findings suppression config" -- "$cur")
 		return
 		;;
 	--catalog | --nodes | --computes | --config)

@@ -20,7 +20,7 @@ complete -c instancetype -n $check -l nodes -r -F -d 'the nodes of the cluster'
 complete -c instancetype -n $check -l computes -r -F -d 'the compute targets of the workspace'
 complete -c instancetype -n $check -l tolerate -x -d 'a toleration the fit check adds'
 complete -c instancetype -n $check -l exclude -x -d 'skip matching paths in walks'
-complete -c instancetype -n $check -l ignore -x -a 'R1 R2 R3 R4 R6 R7 R8 R9 R10 request-above-limit resource-name metadata syntax unknown-field duplicate-key wrong-type kubectl-refuses kind legacy-form legacy-compute-form azureml-resource-name azureml-resource-type gpu-given-twice input-limit unreadable nodes compute-not-found compute-type compute-conflict fit too-many-findings suppression config' -d 'suppress a rule'
+complete -c instancetype -n $check -l ignore -x -a 'R1 R2 R3 R4 R6 R7 R8 R9 R10 request-above-limit resource-name metadata syntax unknown-field duplicate-key wrong-type kubectl-refuses kind legacy-form legacy-compute-form azureml-resource-name azureml-resource-type gpu-given-twice input-limit unreadable nodes compute-not-found compute-type compute-conflict fit stranded too-many-findings suppression config' -d 'suppress a rule'
 complete -c instancetype -n $check -l config -r -F -d 'the config file'
 complete -c instancetype -n $check -F
 set -l plan '__fish_seen_subcommand_from plan suggest'

@@ -25,7 +25,7 @@ _instancetype() {
 		'*--computes[the compute targets of the workspace]:file:_files'
 		'*--tolerate[a toleration the fit check adds]:toleration: '
 		'*--exclude[skip matching paths in walks]:glob: '
-		'*--ignore[suppress a rule, everywhere or in matching paths]:rule:(R1 R2 R3 R4 R6 R7 R8 R9 R10 request-above-limit resource-name metadata syntax unknown-field duplicate-key wrong-type kubectl-refuses kind legacy-form legacy-compute-form azureml-resource-name azureml-resource-type gpu-given-twice input-limit unreadable nodes compute-not-found compute-type compute-conflict fit too-many-findings suppression config)'
+		'*--ignore[suppress a rule, everywhere or in matching paths]:rule:(R1 R2 R3 R4 R6 R7 R8 R9 R10 request-above-limit resource-name metadata syntax unknown-field duplicate-key wrong-type kubectl-refuses kind legacy-form legacy-compute-form azureml-resource-name azureml-resource-type gpu-given-twice input-limit unreadable nodes compute-not-found compute-type compute-conflict fit stranded too-many-findings suppression config)'
 		'--config[the config file]:file:_files'
 		'*:path:_files'
 	)
