@@ -363,7 +363,8 @@ func (p *Planner) Plan(it *instancetype.InstanceType) ([]Entry, string) {
 	if reason != "" {
 		return nil, reason
 	}
-	return p.plan(it.Name, &d, nil), ""
+	entries, _ := p.plan(it.Name, &d, nil)
+	return entries, ""
 }
 
 // poolAgg is what plan sums of one pool.
@@ -375,10 +376,12 @@ type poolAgg struct {
 	lim      int
 }
 
-func (p *Planner) plan(name string, d *demand, cands []int) []Entry {
+// plan returns the entries of a demand, and cands (a buffer the caller may pass again)
+// holding its candidates.
+func (p *Planner) plan(name string, d *demand, cands []int) ([]Entry, []int) {
 	cands = p.ix.AppendCandidates(cands[:0], d.fit)
 	if len(cands) == 0 {
-		return nil
+		return nil, cands
 	}
 	aggs := map[int]*poolAgg{}
 	for _, i := range cands {
@@ -408,7 +411,7 @@ func (p *Planner) plan(name string, d *demand, cands []int) []Entry {
 		e.Stranded, e.Usable = p.left(a.smallest, a.per, d)
 		entries = append(entries, e)
 	}
-	return entries
+	return entries, cands
 }
 
 // smaller reports whether node i, holding n pods, is smaller than node j, holding m: it
@@ -509,7 +512,8 @@ func Compute(types []*instancetype.InstanceType, nodes []cluster.Node, opts Opti
 			r.Skipped = append(r.Skipped, Skip{InstanceType: it.Name, Reason: reason})
 			continue
 		}
-		entries := p.plan(it.Name, &d, cands)
+		var entries []Entry
+		entries, cands = p.plan(it.Name, &d, cands)
 		if len(entries) == 0 {
 			r.Unplaced = append(r.Unplaced, it.Name)
 		}
