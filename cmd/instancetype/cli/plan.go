@@ -157,8 +157,12 @@ func (p Program) runPlan(cmd string, args []string, e Env) int {
 	} else if len(o.nodes) == 0 {
 		return usageErr("no nodes: give the cluster's nodes with --nodes (kubectl get nodes -o yaml)")
 	}
-	if extra.NodeOverhead != nil {
+	if extra.NodeOverhead != nil { // every node's own, in place of --overhead-node
 		o.opts.NodeOverhead = extra.NodeOverhead
+		o.opts.Overhead.PerNode = plan.Resources{}
+	}
+	if cmd == "suggest" { // sizes come from the nodes alone
+		extra.Paths, extra.Catalog = nil, nil
 	}
 	stdin := stdinOnce(e)
 	opts := lint.Options{NodeSelector: o.opts.NodeSelector, Tolerations: o.opts.Tolerations, Exclude: o.exclude, NoPlacements: true}

@@ -107,6 +107,7 @@ func (p Program) help(cmd string) string {
 	text := p.named(commandHelp[cmd])
 	if p.FlagsHelp != "" {
 		text = strings.Replace(text, p.named(flagsHelp), p.named(flagsHelp)+p.FlagsHelp, 1)
+		text = strings.Replace(text, p.named(planFlagsHelp), p.named(planFlagsHelp)+p.FlagsHelp, 1)
 	}
 	return text
 }
