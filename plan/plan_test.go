@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/plan"
@@ -148,6 +150,39 @@ func TestPlan(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Suggested names are object names whatever the pool's label value, the same on every
+// run, and apart for pools whose values differ only where a name cannot follow them.
+func TestSuggestNames(t *testing.T) {
+	pools := []string{"cpupool", "GPU_Pool", "gpu-pool", "gpu.pool", "_", "a-very-long-pool-name-that-goes-on-and-on-beyond-forty-bytes"}
+	var nodes []cluster.Node
+	for i, p := range pools {
+		nodes = append(nodes, node(strings.Repeat("n", i+1), p, "4", "16Gi", ""))
+	}
+	first := plan.Suggest(nodes, plan.Options{Overhead: plan.DefaultOverhead(plan.Deployment)})
+	again := plan.Suggest(nodes, plan.Options{Overhead: plan.DefaultOverhead(plan.Deployment)})
+	seen := map[string]string{}
+	for i, it := range first.List.Items {
+		if it.Name != again.List.Items[i].Name {
+			t.Errorf("name %q, then %q", it.Name, again.List.Items[i].Name)
+		}
+		if errs := validation.IsDNS1123Subdomain(it.Name); len(errs) > 0 {
+			t.Errorf("%q: %v", it.Name, errs)
+		}
+		if p, dup := seen[it.Name]; dup {
+			t.Errorf("%q names pools %q and %q", it.Name, p, first.Claims[i].Pool)
+		}
+		seen[it.Name] = first.Claims[i].Pool
+	}
+	if len(first.List.Items) != 3*len(pools) {
+		t.Errorf("%d suggestions for %d pools", len(first.List.Items), len(pools))
+	}
+	for _, want := range []string{"cpupool-whole", "cpupool-half", "cpupool-quarter"} {
+		if _, ok := seen[want]; !ok {
+			t.Errorf("no %s among %v", want, seen)
 		}
 	}
 }
