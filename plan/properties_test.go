@@ -348,84 +348,88 @@ func sameLeft(s simulation, e plan.Entry) bool {
 	return true
 }
 
-func TestPlanAgreesWithSimulation(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		nodes := genNodes(t)
-		opts := genOptions(t)
-		if rapid.IntRange(0, 3).Draw(t, "live") == 0 && len(nodes) > 0 {
-			opts.NodeOverhead = map[string]plan.Resources{nodes[0].Name: genResources(t, "live")}
-		}
-		types := make([]*instancetype.InstanceType, rapid.IntRange(1, 5).Draw(t, "types"))
-		for i := range types {
-			types[i] = genInstanceType(i).Draw(t, fmt.Sprintf("type%d", i))
-		}
-		r := plan.Compute(types, nodes, opts)
-		for _, it := range types {
-			var entries []plan.Entry
-			for _, e := range r.Plan {
-				if e.InstanceType == it.Name {
-					entries = append(entries, e)
-				}
+func TestPlanAgreesWithSimulation(t *testing.T) { rapid.Check(t, propPlanAgreesWithSimulation) }
+
+// The properties as fuzz targets (.ci/run gives each a short budget).
+func FuzzPlanAgreesWithSimulation(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPlanAgreesWithSimulation)) }
+func FuzzSuggestClaimsHold(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propSuggestClaimsHold)) }
+
+func propPlanAgreesWithSimulation(t *rapid.T) {
+	nodes := genNodes(t)
+	opts := genOptions(t)
+	if rapid.IntRange(0, 3).Draw(t, "live") == 0 && len(nodes) > 0 {
+		opts.NodeOverhead = map[string]plan.Resources{nodes[0].Name: genResources(t, "live")}
+	}
+	types := make([]*instancetype.InstanceType, rapid.IntRange(1, 5).Draw(t, "types"))
+	for i := range types {
+		types[i] = genInstanceType(i).Draw(t, fmt.Sprintf("type%d", i))
+	}
+	r := plan.Compute(types, nodes, opts)
+	for _, it := range types {
+		var entries []plan.Entry
+		for _, e := range r.Plan {
+			if e.InstanceType == it.Name {
+				entries = append(entries, e)
 			}
-			checkEntries(t, it, entries, nodes, opts)
-			if (len(entries) == 0) != slices.Contains(r.Unplaced, it.Name) {
-				t.Fatalf("%s: %d entries, unplaced %v", it.Name, len(entries), r.Unplaced)
-			}
 		}
-	})
+		checkEntries(t, it, entries, nodes, opts)
+		if (len(entries) == 0) != slices.Contains(r.Unplaced, it.Name) {
+			t.Fatalf("%s: %d entries, unplaced %v", it.Name, len(entries), r.Unplaced)
+		}
+	}
 }
 
 // The suggestions are valid instance types, their nodeSelector names their pool, each asks
 // at least 90% of its share of what is usable, and the simulation places exactly the pods
 // it claims on the pool's smallest node, leaving no GPU.
-func TestSuggestClaimsHold(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		nodes := genNodes(t)
-		opts := genOptions(t)
-		opts.NodeSelector = nil
-		s := plan.Suggest(nodes, opts)
-		if len(s.Claims) != len(s.List.Items) {
-			t.Fatalf("%d claims for %d items", len(s.Claims), len(s.List.Items))
+func TestSuggestClaimsHold(t *testing.T) { rapid.Check(t, propSuggestClaimsHold) }
+
+func propSuggestClaimsHold(t *rapid.T) {
+	nodes := genNodes(t)
+	opts := genOptions(t)
+	opts.NodeSelector = nil
+	s := plan.Suggest(nodes, opts)
+	if len(s.Claims) != len(s.List.Items) {
+		t.Fatalf("%d claims for %d items", len(s.Claims), len(s.List.Items))
+	}
+	if errs := validate.InstanceTypeList(s.List, nil, resolve.Options{}); len(errs) > 0 {
+		t.Fatalf("the suggestions are not valid: %v", errs)
+	}
+	r := plan.Compute(itemsOf(s.List), nodes, opts)
+	for i := range s.List.Items {
+		it, c := &s.List.Items[i], s.Claims[i]
+		if poolOf(cluster.Node{Labels: it.Spec.NodeSelector}, opts.PoolLabel) != c.Pool || len(it.Spec.NodeSelector) != 1 {
+			t.Fatalf("%s: nodeSelector %v does not name pool %q", it.Name, it.Spec.NodeSelector, c.Pool)
 		}
-		if errs := validate.InstanceTypeList(s.List, nil, resolve.Options{}); len(errs) > 0 {
-			t.Fatalf("the suggestions are not valid: %v", errs)
+		sims := naivePlan(it, nodes, opts)
+		if len(sims) != 1 || len(sims[c.Pool]) == 0 {
+			t.Fatalf("%s: may use the pools %v, not just %q", it.Name, sims, c.Pool)
 		}
-		r := plan.Compute(itemsOf(s.List), nodes, opts)
-		for i := range s.List.Items {
-			it, c := &s.List.Items[i], s.Claims[i]
-			if poolOf(cluster.Node{Labels: it.Spec.NodeSelector}, opts.PoolLabel) != c.Pool || len(it.Spec.NodeSelector) != 1 {
-				t.Fatalf("%s: nodeSelector %v does not name pool %q", it.Name, it.Spec.NodeSelector, c.Pool)
-			}
-			sims := naivePlan(it, nodes, opts)
-			if len(sims) != 1 || len(sims[c.Pool]) == 0 {
-				t.Fatalf("%s: may use the pools %v, not just %q", it.Name, sims, c.Pool)
-			}
-			least := sims[c.Pool][0]
-			for _, x := range sims[c.Pool] {
-				if x.count < least.count {
-					least = x
-				}
-			}
-			if least.count != c.PerNode {
-				t.Fatalf("%s: claims %d per node; the simulation places %d on %s", it.Name, c.PerNode, least.count, least.node.Name)
-			}
-			for _, x := range sims[c.Pool] {
-				if x.count == least.count && x.left[gpu] != 0 {
-					t.Fatalf("%s: leaves %d GPUs on %s", it.Name, x.left[gpu], x.node.Name)
-				}
-			}
-			checkShare(t, it, c, sims[c.Pool], opts)
-			var entries []plan.Entry
-			for _, e := range r.Plan {
-				if e.InstanceType == it.Name {
-					entries = append(entries, e)
-				}
-			}
-			if len(entries) != 1 || entries[0].PerNode != c.PerNode || entries[0].Stranded[gpu].Sign() != 0 {
-				t.Fatalf("%s: plan %+v; claim %+v", it.Name, entries, c)
+		least := sims[c.Pool][0]
+		for _, x := range sims[c.Pool] {
+			if x.count < least.count {
+				least = x
 			}
 		}
-	})
+		if least.count != c.PerNode {
+			t.Fatalf("%s: claims %d per node; the simulation places %d on %s", it.Name, c.PerNode, least.count, least.node.Name)
+		}
+		for _, x := range sims[c.Pool] {
+			if x.count == least.count && x.left[gpu] != 0 {
+				t.Fatalf("%s: leaves %d GPUs on %s", it.Name, x.left[gpu], x.node.Name)
+			}
+		}
+		checkShare(t, it, c, sims[c.Pool], opts)
+		var entries []plan.Entry
+		for _, e := range r.Plan {
+			if e.InstanceType == it.Name {
+				entries = append(entries, e)
+			}
+		}
+		if len(entries) != 1 || entries[0].PerNode != c.PerNode || entries[0].Stranded[gpu].Sign() != 0 {
+			t.Fatalf("%s: plan %+v; claim %+v", it.Name, entries, c)
+		}
+	}
 }
 
 // checkShare checks that each pod of a suggestion asks at least 90% of its share (1/n) of
