@@ -387,7 +387,6 @@ func TestSuggestClaimsHold(t *testing.T) { rapid.Check(t, propSuggestClaimsHold)
 func propSuggestClaimsHold(t *rapid.T) {
 	nodes := genNodes(t)
 	opts := genOptions(t)
-	opts.NodeSelector = nil
 	s := plan.Suggest(nodes, opts)
 	if len(s.Claims) != len(s.List.Items) {
 		t.Fatalf("%d claims for %d items", len(s.Claims), len(s.List.Items))
