@@ -146,6 +146,35 @@ func TestSuggestValidates(t *testing.T) {
 	}
 }
 
+// The config file gives plan and suggest their nodes and tolerations, as it gives validate
+// its; the flags replace its settings.
+func TestPlanConfigFile(t *testing.T) {
+	dir := workdir(t)
+	conf := filepath.Join(dir, "team")
+	if err := os.MkdirAll(conf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(conf, ".instancetype.yaml"), []byte("nodes: [../examples/cluster/nodes.yaml]\ntolerations: [sku=gpu]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCommand(t, conf, "", "plan", "../examples/cluster/instancetypes.yaml")
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "gpu-a100                  gpupool") {
+		t.Errorf("plan with the config file's nodes and tolerations: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCommand(t, conf, "", "plan", "--tolerate", "other", "../examples/cluster/instancetypes.yaml")
+	if r.code != cli.ExitOK || strings.Contains(r.stdout, "gpupool") || !strings.Contains(r.stderr, "gpu-a100: no schedulable node admits it") {
+		t.Errorf("--tolerate replaces the config file's: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCommand(t, conf, "", "suggest")
+	if r.code != cli.ExitOK || !strings.Contains(r.stdout, "gpupool-1gpu") {
+		t.Errorf("suggest with the config file's nodes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCommand(t, conf, "", "suggest", "--config", "/dev/null")
+	if r.code != cli.ExitUsage || !strings.Contains(r.stderr, "no nodes") {
+		t.Errorf("suggest with an empty config file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 func TestPlanUsageErrors(t *testing.T) {
 	dir := workdir(t)
 	for _, tt := range []struct {

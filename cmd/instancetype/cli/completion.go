@@ -53,7 +53,7 @@ var checkFlags = []string{"-o", "--output", "--node-selector", "--strict-subset"
 
 // planFlags are the flags of plan and suggest (plan alone takes --catalog and --exclude).
 var planFlags = []string{"-o", "--output", "--nodes", "--catalog", "--exclude", "--pool-label", "--workload",
-	"--overhead-node", "--overhead-pod", "--node-selector", "--tolerate", "--help"}
+	"--overhead-node", "--overhead-pod", "--node-selector", "--tolerate", "--config", "--help"}
 
 const bashCompletion = `# bash completion of instancetype, made by: instancetype completion bash
 # Load it with: source <(instancetype completion bash)
@@ -121,7 +121,7 @@ _instancetype_plan() {
 		mapfile -t COMPREPLY < <(compgen -W "none cpu= memory=" -- "$cur")
 		return
 		;;
-	--nodes | --catalog)
+	--nodes | --catalog | --config)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 		;;
@@ -178,6 +178,7 @@ _instancetype() {
 		'--overhead-pod[the overhead of each pod]:resources:(none)'
 		'*--node-selector[the nodeSelector of the Azure ML extension]:k=v,...: '
 		'*--tolerate[a toleration beside those of Azure ML pods]:toleration: '
+		'--config[the config file]:file:_files'
 		'*:path:_files'
 	)
 	if (( CURRENT == 2 )); then
@@ -246,6 +247,7 @@ complete -c instancetype -n $plan -l overhead-node -x -a none -d 'the overhead o
 complete -c instancetype -n $plan -l overhead-pod -x -a none -d 'the overhead of each pod'
 complete -c instancetype -n $plan -l node-selector -x -d 'the nodeSelector of the Azure ML extension'
 complete -c instancetype -n $plan -l tolerate -x -d 'a toleration beside those of Azure ML pods'
+complete -c instancetype -n $plan -l config -r -F -d 'the config file'
 complete -c instancetype -n '__fish_seen_subcommand_from plan' -F
 complete -c instancetype -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
 complete -c instancetype -n '__fish_seen_subcommand_from help' -x -a '@COMMANDS@'

@@ -29,6 +29,9 @@ type planOptions struct {
 	opts                    plan.Options
 	workload                plan.Workload
 	podSet                  bool // --overhead-pod given
+	// check are the settings the config file may give, as validate's (nodes, catalog,
+	// tolerations, the extension's selector, exclusions), with the flags given in set.
+	check options
 }
 
 // parsePlanFlags parses the flags of plan and suggest, in any order with the PATHs.
@@ -51,6 +54,7 @@ func parsePlanFlags(cmd string, args []string, more func(string, *flag.FlagSet))
 	fs.StringVar(&workload, "workload", string(plan.Deployment), "")
 	fs.StringVar(&overNode, "overhead-node", "", "")
 	fs.StringVar(&overPod, "overhead-pod", "", "")
+	fs.StringVar(&o.check.config, "config", "", "")
 	if cmd == "plan" {
 		fs.Var(&catalog, "catalog", "")
 		fs.Var(&exclude, "exclude", "")
@@ -123,7 +127,22 @@ func parsePlanFlags(cmd string, args []string, more func(string, *flag.FlagSet))
 		}
 	}
 	o.catalog, o.nodes, o.exclude = catalog, nodes, exclude
+	o.check.set = set
 	return o, nil
+}
+
+// planConfig reads the config file as validate does (--config, else .instancetype.yaml found
+// upward) and takes from it what plan and suggest use and the command line did not set:
+// nodes, catalog, tolerations, the extension's nodeSelector and exclusions. It returns
+// the config file's nodes and catalog, read before those of the flags.
+func planConfig(o *planOptions) (nodes, catalog []lint.Input, notes []string, err error) {
+	c := &o.check
+	c.NodeSelector, c.Tolerations, c.Exclude = o.opts.NodeSelector, o.opts.Tolerations, o.exclude
+	if err := loadConfig(c); err != nil {
+		return nil, nil, c.notes, err
+	}
+	o.opts.NodeSelector, o.opts.Tolerations, o.exclude = c.NodeSelector, c.Tolerations, c.Exclude
+	return c.Nodes, c.Catalog, c.notes, nil
 }
 
 // runPlan runs plan or suggest: flags, one call to lint.Run to read the instance types and
@@ -154,8 +173,6 @@ func (p Program) runPlan(cmd string, args []string, e Env) int {
 		for _, n := range extra.Notes {
 			fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, EscapeMessage(n))
 		}
-	} else if len(o.nodes) == 0 {
-		return usageErr("no nodes: give the cluster's nodes with --nodes (kubectl get nodes -o yaml)")
 	}
 	if extra.NodeOverhead != nil { // every node's own, in place of --overhead-node
 		o.opts.NodeOverhead = extra.NodeOverhead
@@ -164,11 +181,25 @@ func (p Program) runPlan(cmd string, args []string, e Env) int {
 	if cmd == "suggest" { // sizes come from the nodes alone
 		extra.Paths, extra.Catalog = nil, nil
 	}
+	cfgNodes, cfgCatalog, notes, err := planConfig(&o)
+	for _, n := range notes {
+		fmt.Fprintf(e.Stderr, "%s %s: note: %s\n", name, cmd, EscapeMessage(n))
+	}
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "%s %s: config file: %s\n", name, cmd, EscapeMessage(describe(err)))
+		return ExitUsage
+	}
+	if cmd == "suggest" {
+		cfgCatalog = nil
+	}
 	stdin := stdinOnce(e)
-	opts := lint.Options{NodeSelector: o.opts.NodeSelector, Tolerations: o.opts.Tolerations, Exclude: o.exclude, NoPlacements: true}
+	opts := lint.Options{NodeSelector: o.opts.NodeSelector, Tolerations: o.opts.Tolerations, Exclude: o.exclude, ExcludeDir: o.check.ExcludeDir, NoPlacements: true}
 	in := inputs(o.paths, stdin)
-	opts.Catalog = append(extra.Catalog, inputs(o.catalog, stdin)...)
-	opts.Nodes = append(extra.Nodes, inputs(o.nodes, stdin)...)
+	opts.Catalog = append(append(extra.Catalog, cfgCatalog...), inputs(o.catalog, stdin)...)
+	opts.Nodes = append(append(extra.Nodes, cfgNodes...), inputs(o.nodes, stdin)...)
+	if p.Inputs == nil && len(opts.Nodes) == 0 {
+		return usageErr("no nodes: give the cluster's nodes with --nodes (kubectl get nodes -o yaml), or nodes: in the config file")
+	}
 	r, err := lint.Run(append(in, extra.Paths...), opts)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "%s %s: %s\n", name, cmd, EscapeMessage(describe(err)))
@@ -378,6 +409,10 @@ const planFlagsHelp = `Flags:
       --tolerate KEY[=VALUE][:EFFECT]
                               a toleration beside those of Azure ML's pods
                               (repeatable): sku=gpu:NoSchedule
+      --config PATH           the config file (default: .instancetype.yaml in the
+                              working directory or the nearest parent), whose
+                              nodes, catalog, tolerations, nodeSelector and exclude
+                              count unless the flags of their names are given
 `
 
 func init() {

@@ -64,14 +64,14 @@ _instancetype_plan() {
 		mapfile -t COMPREPLY < <(compgen -W "none cpu= memory=" -- "$cur")
 		return
 		;;
-	--nodes | --catalog)
+	--nodes | --catalog | --config)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 		;;
 	--pool-label | --node-selector | --tolerate | --exclude) return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "-o --output --nodes --catalog --exclude --pool-label --workload --overhead-node --overhead-pod --node-selector --tolerate --help" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "-o --output --nodes --catalog --exclude --pool-label --workload --overhead-node --overhead-pod --node-selector --tolerate --config --help" -- "$cur")
 		return
 	fi
 	[[ $cmd == plan ]] && mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -35,6 +35,7 @@ complete -c instancetype -n $plan -l overhead-node -x -a none -d 'the overhead o
 complete -c instancetype -n $plan -l overhead-pod -x -a none -d 'the overhead of each pod'
 complete -c instancetype -n $plan -l node-selector -x -d 'the nodeSelector of the Azure ML extension'
 complete -c instancetype -n $plan -l tolerate -x -d 'a toleration beside those of Azure ML pods'
+complete -c instancetype -n $plan -l config -r -F -d 'the config file'
 complete -c instancetype -n '__fish_seen_subcommand_from plan' -F
 complete -c instancetype -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
 complete -c instancetype -n '__fish_seen_subcommand_from help' -x -a 'validate resolve list plan suggest rules completion version help'

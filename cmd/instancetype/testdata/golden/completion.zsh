@@ -40,6 +40,7 @@ _instancetype() {
 		'--overhead-pod[the overhead of each pod]:resources:(none)'
 		'*--node-selector[the nodeSelector of the Azure ML extension]:k=v,...: '
 		'*--tolerate[a toleration beside those of Azure ML pods]:toleration: '
+		'--config[the config file]:file:_files'
 		'*:path:_files'
 	)
 	if (( CURRENT == 2 )); then
