@@ -7,7 +7,9 @@
 // may use, how many of its pods fit on one empty node of the pool (its smallest), how many
 // on the whole pool, which resource runs out first and what is left stranded on that node.
 // [Planner.Suggest] proposes, per pool, a whole, half and quarter node (a GPU pool: one
-// instance type per k GPUs) whose packing claim holds.
+// instance type per k GPUs) whose packing claim holds. [Planner.Strands] finds the
+// resources an instance type leaves more than a share of idle on every node it may use:
+// package lint's rule "stranded".
 //
 // # Rules
 //

@@ -116,3 +116,17 @@ func ExampleSuggest() {
 }
 
 func mustQ(s string) quantity.Quantity { return quantity.MustParse(s) }
+
+// Find the resources an instance type leaves mostly idle on every node it may use: the
+// check behind instancetype validate --nodes (rule stranded).
+func ExamplePlanner_Strands() {
+	p := plan.New([]cluster.Node{node("gpu-0", "gpupool", "23660m", "210466052Ki", "1")},
+		plan.Options{Overhead: plan.DefaultOverhead(plan.Deployment)})
+	strands, _ := p.Strands(instanceType("gpu-a100", "gpupool", "8", "64Gi", "1"), 0.5)
+	for _, s := range strands {
+		fmt.Printf("%s: %.0f%% left on %s, %d pod a node, limited by %s\n", s.Resource, s.Share*100, s.At.Node, s.At.PerNode, s.At.LimitedBy)
+	}
+	// Output:
+	// cpu: 66% left on gpu-0, 1 pod a node, limited by nvidia.com/gpu
+	// memory: 68% left on gpu-0, 1 pod a node, limited by nvidia.com/gpu
+}
