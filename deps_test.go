@@ -20,7 +20,7 @@ import (
 //	azureml
 //	decode
 //	source
-//	resolve, validate, fit
+//	resolve, validate, fit, plan
 //	workload, cluster
 //	instancetype, selector
 //	quantity
@@ -34,7 +34,7 @@ import (
 const module = "github.com/amlarc-go/instancetypes"
 
 // corePackages are the packages below the command, relative to the module.
-var corePackages = []string{"instancetype", "quantity", "selector", "workload", "cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint"}
+var corePackages = []string{"instancetype", "quantity", "selector", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint"}
 
 // forbiddenModules are modules no core package may depend on, in its code or in its tests.
 var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runtime", "k8s.io/api"}
@@ -43,17 +43,18 @@ var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runt
 // depend on, directly or through another package. Only the package's own code counts: an
 // external test package (package validate_test) may import anything.
 var mustNotDependOn = map[string][]string{
-	"quantity":     {"instancetype", "selector", "workload", "cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"selector":     {"instancetype", "quantity", "workload", "cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"instancetype": {"workload", "cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"workload":     {"cluster", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"cluster":      {"workload", "validate", "resolve", "fit", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"quantity":     {"instancetype", "selector", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"selector":     {"instancetype", "quantity", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"instancetype": {"workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"workload":     {"cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"cluster":      {"workload", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
 	"resolve":      {"validate", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
 	"validate":     {"source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"fit":          {"validate", "resolve", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"source":       {"quantity", "selector", "instancetype", "workload", "cluster", "validate", "resolve", "fit", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"decode":       {"validate", "resolve", "fit", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"azureml":      {"validate", "resolve", "fit", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"fit":          {"validate", "resolve", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"plan":         {"validate", "resolve", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"source":       {"quantity", "selector", "instancetype", "workload", "cluster", "validate", "resolve", "fit", "plan", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"decode":       {"validate", "resolve", "fit", "plan", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"azureml":      {"validate", "resolve", "fit", "plan", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
 	"lint":         {"cmd/instancetype", "cmd/instancetype/cli", "examples"},
 }
 

@@ -27,7 +27,8 @@ func TestRealNodeListIsRead(t *testing.T) {
 	for _, images := range []int{5, 50} {
 		data := fixtures.NodeList(3000, images)
 		r, err := lint.Run([]lint.Input{lint.Bytes("types.yaml", []byte(instanceType("small", okResources)+"---\n"+gpu))},
-			lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", data)}})
+			// gpu leaves most of an A100 node's cores idle (rule stranded): not this test's business.
+			lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", data)}, Ignore: []lint.Ignore{{Rule: "stranded"}}})
 		if err != nil {
 			t.Fatal(err)
 		}

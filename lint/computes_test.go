@@ -232,6 +232,7 @@ func TestTolerations(t *testing.T) {
 	}
 
 	opts.Tolerations = []cluster.Toleration{{Key: "ml.azure.com/compute", Exists: true}, {Key: "ml.azure.com/workspace", Exists: true}}
+	opts.Ignore = []lint.Ignore{{Rule: "stranded"}} // small, now on ml-0, strands its memory: not this test's business
 	r = run(t, opts, files...)
 	if len(r.Findings) != 1 || r.Findings[0].File != "on-other.yaml" || r.Findings[0].Err.Origin != "compute-not-found" {
 		t.Errorf("tolerating the compute and workspace taints: findings %v; want only other's, not among the computes", findings(r))

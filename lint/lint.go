@@ -17,6 +17,7 @@ import (
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/plan"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/selector"
 	"github.com/amlarc-go/instancetypes/source"
@@ -199,10 +200,14 @@ type run struct {
 	walked    []Finding // problems met walking the inputs
 	walkSkips []Skip    // files the walks did not read
 	// cluster and nodes are what Options.Catalog and Options.Nodes hold, nil without.
-	cluster  *catalogInputs
-	nodes    *nodeInputs
-	index    *fit.Index // of the nodes, nil without
-	computes computeSet
+	cluster *catalogInputs
+	nodes   *nodeInputs
+	index   *fit.Index // of the nodes, nil without
+	// planner plans the instance types of the inputs on the nodes (rule stranded), made
+	// on first use by typePlanner.
+	plannerOnce sync.Once
+	planner     *plan.Planner
+	computes    computeSet
 	// computeFindings are those of reading Options.Computes.
 	computeFindings []Finding
 	files           []*fileResult
@@ -317,6 +322,7 @@ func start(inputs []Input, opts Options) (*run, error) {
 		if r.nodes.index.Len() > 0 || !unreadable(r.nodes.findings) {
 			r.index = r.nodes.index
 			r.report.Nodes = r.index.Len()
+			r.report.ClusterNodes = r.nodes.nodes
 			r.report.fits = map[string]fit.Result{}
 		}
 		// Else no node could be read at all: that is the finding, not every instance type
@@ -590,6 +596,15 @@ func (r *run) typeTolerations() []cluster.Toleration {
 	return append(fit.Workload("", "", ""), r.opts.Tolerations...)
 }
 
+// typePlanner is the planner of the nodes for rule stranded, with the overhead of an
+// online deployment's pods, made once, when the first instance type needs it.
+func (r *run) typePlanner() *plan.Planner {
+	r.plannerOnce.Do(func() {
+		r.planner = plan.New(r.nodes.nodes, plan.Options{NodeSelector: r.opts.NodeSelector, Tolerations: r.opts.Tolerations, Overhead: plan.DefaultOverhead(plan.Deployment)})
+	})
+	return r.planner
+}
+
 // usageError is an error in the options.
 type usageError struct{ msg string }
 
@@ -785,10 +800,14 @@ func (r *run) checkFile(i int, s inputFile, data []byte, err error) *fileResult 
 					res.notes = append(res.notes, f)
 				}
 			}
-			errs = append(errs, validate.InstanceType(it.Object, it.Path, r.vopts)...)
+			own := validate.InstanceType(it.Object, it.Path, r.vopts)
 			if r.index != nil {
-				errs = append(errs, typeFit(r.index, it, r.opts.NodeSelector, r.typeTolerations())...)
+				own = append(own, typeFit(r.index, it, r.opts.NodeSelector, r.typeTolerations())...)
+				if len(own) == 0 { // how well it packs, once it is valid and fits
+					own = typeStranded(r.typePlanner(), it)
+				}
 			}
+			errs = append(errs, own...)
 		}
 		for _, t := range r.defines(d) {
 			r.kept.add(i, t)

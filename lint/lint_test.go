@@ -322,6 +322,9 @@ items:
 		"d.yaml", "endpoint_name: e\ninstance_type: small\nresources:\n  requests: {cpu: \"6\", memory: 1Gi}\n")
 	want := []string{
 		"d.yaml:4: resources.requests[cpu]: FieldValueInvalid",
+		// small (500m, 1Gi) fits 7 pods on a node of 4 cores, leaving 52% of its memory
+		// (rule stranded).
+		"types.yaml:7: spec.resources.requests[memory]: FieldValueInvalid",
 		"types.yaml:17: spec.resources.requests[memory]: FieldValueInvalid",
 		"types.yaml:28: spec.nodeSelector: FieldValueInvalid",
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/rules"
+	"github.com/amlarc-go/instancetypes/plan"
+	"github.com/amlarc-go/instancetypes/quantity"
 	"github.com/amlarc-go/instancetypes/selector"
 	"github.com/amlarc-go/instancetypes/source"
 	"github.com/amlarc-go/instancetypes/workload"
@@ -20,6 +22,7 @@ import (
 // nodeInputs are the nodes of Options.Nodes.
 type nodeInputs struct {
 	index    *fit.Index
+	nodes    []cluster.Node // as read, in order, duplicates included
 	findings []Finding
 }
 
@@ -66,6 +69,7 @@ func readNodes(srcs []inputFile) *nodeInputs {
 		ni.findings = append(ni.findings, f.findings...)
 	}
 	ni.index = fit.NewIndex(nodes)
+	ni.nodes = nodes
 	return ni
 }
 
@@ -258,4 +262,93 @@ func nodesSkipped(n int) string {
 		what = strconv.Itoa(n) + " Nodes"
 	}
 	return what + ": give nodes with --nodes to check that instance types fit them"
+}
+
+// strandedShare is the share of a resource an instance type may leave stranded on every
+// node it may use before rule stranded reports it: half.
+const strandedShare = 0.5
+
+// typeStranded is the finding of an instance type of the inputs that leaves more than half
+// of a resource stranded on every node it may use and fits, counting the overhead of an
+// online deployment's pods (package plan's DefaultOverhead): at the request of the
+// resource, or at its nodeSelector for a resource it does not request (the GPUs of nodes a
+// CPU-only type lands on).
+func typeStranded(p *plan.Planner, it decode.Object[*instancetype.InstanceType]) []*field.Error {
+	strands, _ := p.Strands(it.Object, strandedShare)
+	var errs []*field.Error
+	spec := it.Path.Child("spec")
+	for _, s := range strands {
+		e := s.At
+		name := s.Resource
+		left, usable := e.Stranded[name], e.Usable[name]
+		pods := plural(int(e.PerNode), "pod") + " fit"
+		if e.PerNode == 1 {
+			pods += "s"
+		}
+		detail := "leaves " + percent(s.Share) + " of the " + string(name) + " of every node it may use stranded (" +
+			plural(s.Nodes, "node") + ", counting Azure ML's overhead): on " + e.Node + " (pool " + e.Pool + "), " +
+			pods + ", limited by " + string(e.LimitedBy) + ", leaving " + left.String() + " of " + usable.String()
+		var at *field.Path
+		var value any
+		switch {
+		case !s.Requested:
+			at, value = spec.Child("nodeSelector"), selectorText(it.Object.Spec.NodeSelector)
+			detail += "; it asks for none: a nodeSelector that keeps it off these nodes would leave them to instance types that use it"
+		case name == instancetype.ResourceCPU || name == instancetype.ResourceMemory:
+			at = spec.Child("resources", "requests").Key(string(name))
+			value = it.Object.Spec.Resources.Requests[name].String()
+			if up := upTo(name, usable, e.PerNode, p.PerPod(name)); up != "" {
+				detail += "; each pod could ask up to " + up
+			}
+		default:
+			at = spec.Child("resources", "limits").Key(string(name))
+			value = it.Object.Spec.Resources.Limits[name].String()
+		}
+		detail += " ('instancetype plan' shows every pool, 'instancetype suggest' sizes instance types for them)"
+		errs = append(errs, field.Invalid(at, value, detail).WithOrigin(rules.Stranded))
+	}
+	return errs
+}
+
+// percent is a share as a whole percentage, rounded down: 0.666 is "66%".
+func percent(share float64) string { return strconv.Itoa(int(share*100)) + "%" }
+
+// plural is n and word, with an s when n is not 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// selectorText is a selector as k=v,k=v, sorted, for a finding's value.
+func selectorText(sel map[string]string) string {
+	keys := make([]string, 0, len(sel))
+	for k := range sel {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		keys[i] = k + "=" + sel[k]
+	}
+	return strings.Join(keys, ",")
+}
+
+// upTo is what each of n pods could request of a resource to use what is usable, less the
+// per-pod overhead over: "7840m", "3758Mi" (memory rounded down to whole Mi).
+func upTo(name instancetype.ResourceName, usable quantity.Quantity, n, over int64) string {
+	if n <= 0 {
+		return ""
+	}
+	each := plan.Units(name, usable)/n - over
+	if each <= 0 {
+		return ""
+	}
+	if name == instancetype.ResourceCPU {
+		return quantity.MustParse(strconv.FormatInt(each, 10) + "m").String()
+	}
+	if each >= 1<<20 { // whole Mi, as people write memory
+		each &^= 1<<20 - 1
+	}
+	return quantity.MustParse(strconv.FormatInt(each, 10)).WithFormat(quantity.BinarySI).String()
 }

@@ -78,7 +78,8 @@ func TestOneMistakeOneFindingEverywhere(t *testing.T) {
 	}
 	check := func(it, dep string) *lint.Report {
 		r, err := lint.Run([]lint.Input{lint.Bytes("types.yaml", []byte(it)), lint.Bytes("deploy.yml", []byte(dep))},
-			lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", []byte(oneMistakeNodes))}})
+			lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", []byte(oneMistakeNodes))},
+				Ignore: []lint.Ignore{{Rule: "stranded"}}}) // how well it packs is not this test's business
 		if err != nil {
 			t.Fatal(err)
 		}

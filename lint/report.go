@@ -4,6 +4,7 @@ import (
 	"github.com/amlarc-go/instancetypes/azureml"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/workload"
@@ -50,6 +51,10 @@ type Report struct {
 	Files, Documents, Workloads int
 	// Nodes is the number of nodes given (Options.Nodes), after duplicates; 0 without.
 	Nodes int
+	// ClusterNodes are the nodes of Options.Nodes as read, in order, duplicates included
+	// (package fit and package plan use the last of each name), for a caller that plans
+	// on them (instancetype plan and suggest); nil without nodes.
+	ClusterNodes []cluster.Node
 
 	origins map[string]*typeDef
 	fits    map[string]fit.Result // of the catalog's instance types, with nodes

@@ -64,6 +64,7 @@ var registry = []Rule{
 	{rules.ComputeType, "ComputeType", "a compute target's type is one Azure ML knows: kubernetes, amlcompute, computeinstance, virtualmachine, synapsespark", ""},
 	{rules.ComputeConflict, "ComputeConflict", "a compute target given more than once (compute files, --computes) has one type", ""},
 	{rules.Fit, "NodeFit", "an instance type, and a workload with resources of its own, fits some schedulable node", ""},
+	{rules.Stranded, "StrandedResources", "an instance type leaves at most half of each resource stranded on some node it may use (with --nodes)", ""},
 	{rules.TooManyFindings, "TooManyFindings", "the findings of a file beyond the most reported are counted", ""},
 	{rules.Suppression, "SuppressionComment", "a suppression comment names known rules and suppresses something", ""},
 	{rules.Config, "ConfigSetting", "every setting of the config file (.instancetype.yaml) can be used", ""},

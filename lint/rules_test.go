@@ -74,6 +74,10 @@ var ruleCases = []struct {
 	{"fit", []string{"a.yaml", instanceType("a", "    requests: {cpu: \"8\", memory: 1Gi}\n    limits: {cpu: \"8\", memory: 2Gi}\n")}, func(*testing.T) lint.Options {
 		return lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", []byte(nodesFile))}}
 	}},
+	// 3 of a node's 4 cores: one pod a node, 25% of the cpu stranded, and 81% of the memory.
+	{"stranded", []string{"a.yaml", instanceType("a", "    requests: {cpu: \"3\", memory: 3Gi}\n    limits: {cpu: \"3\", memory: 3Gi}\n")}, func(*testing.T) lint.Options {
+		return lint.Options{Nodes: []lint.Input{lint.Bytes("nodes.yaml", []byte(nodesFile))}}
+	}},
 	{"too-many-findings", []string{"a.yaml", "a: [1\n---\nb: [2\n"}, func(*testing.T) lint.Options { return lint.Options{MaxFindings: 1} }},
 	{"suppression", []string{"a.yaml", instanceType("a", okResources) + "# instancetype:ignore R9\n"}, nil},
 	// The command reads its config file (cmd/instancetype/cli, whose tests make each of

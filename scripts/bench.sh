@@ -70,7 +70,7 @@ GOBIN=$tmp/bin go install "golang.org/x/perf/cmd/benchstat@$benchstat_version"
 benchstat=$tmp/bin/benchstat
 
 # The packages with benchmarks.
-pkgs=(./quantity ./validate ./resolve ./selector ./fit ./lint)
+pkgs=(./quantity ./validate ./resolve ./selector ./fit ./plan ./lint)
 
 # revision names the code measured: $BENCH_REVISION when set (for a copy of the tree
 # without its .git), else the commit checked out, "+ changes" when the tree differs from it.
@@ -240,6 +240,7 @@ BEGIN {
 	atitle["Merge"] = "`selector.Merge`"
 	atitle["Matches"] = "`selector.Matches`"
 	atitle["NewIndex"] = "`fit.NewIndex` of the cluster"
+	atitle["Compute"] = "`plan.Compute` — every instance type planned on every node pool it may use (time linear in nodes × types)"
 	atitle["ManyFindingsInOneMapping"] = "`lint.Run` of one mapping with many findings (invalid node selector keys)"
 	atitle["Misses"] = "`lint.Run` of as many jobs as instance types and compute targets, each job naming an instance type and a compute target that are missing but close to many (did-you-mean at scale; the catalog holds at most 25,000 types)"
 }

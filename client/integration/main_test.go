@@ -53,7 +53,7 @@ func TestMain(m *testing.M) {
 	}
 	removeWebhookBinary()
 	removePlugin()
-	for _, e := range []*testenv.Environment{crdEnv, policyEnv, webhookEnv, clusterEnv, bareEnv, benchEnv} {
+	for _, e := range []*testenv.Environment{crdEnv, policyEnv, webhookEnv, clusterEnv, bareEnv, benchEnv, planEnv} {
 		if err := e.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "stopping the API server:", err)
 			code = 1

@@ -199,12 +199,15 @@ func TestPluginValidateResolveList(t *testing.T) {
 	dir := deployments(t)
 
 	// No PATH: the cluster's instance types, as inputs: huge fits no node, spot only a
-	// tainted one.
+	// tainted one, and gpu (2 cores and 8Gi a GPU) leaves most of each GPU node's cores and
+	// memory idle (rule stranded).
 	code, out, errOut := runPlugin(t, kc, dir, "validate")
 	if code != 1 {
 		t.Fatalf("validate: exit %d\n%s%s", code, out, errOut)
 	}
 	want := []string{
+		"cluster:instancetypes/gpu:", "spec.resources.requests[cpu]: Invalid value: \"2\": leaves 66% of the cpu of every node it may use stranded",
+		"spec.resources.requests[memory]: Invalid value: \"8Gi\": leaves 83% of the memory",
 		"cluster:instancetypes/huge:", "spec.resources.requests[cpu]: Invalid value: \"1k\": no candidate node has that much cpu",
 		"cluster:instancetypes/spot:", "spec.nodeSelector: Invalid value: \"kubernetes.azure.com/agentpool=spot\"", "sku=gpu:NoSchedule on aks-spot-0",
 	}
@@ -213,18 +216,19 @@ func TestPluginValidateResolveList(t *testing.T) {
 			t.Errorf("validate lacks %q:\n%s", w, out)
 		}
 	}
-	if n := strings.Count(out, "\n"); n != 2 {
-		t.Errorf("validate: %d findings; want 2:\n%s", n, out)
+	if n := strings.Count(out, "\n"); n != 4 {
+		t.Errorf("validate: %d findings; want 4:\n%s", n, out)
 	}
-	if want := "2 problems in 2 files; 5 files, 5 documents checked against 9 nodes\n"; errOut != want {
+	if want := "4 problems in 3 files; 5 files, 5 documents checked against 9 nodes\n"; errOut != want {
 		t.Errorf("validate: stderr %q; want %q", errOut, want)
 	}
 
 	// instancetype's CI formats and suppressions, for free: a GitHub annotation for huge,
-	// spot's finding suppressed by its rule and path; SARIF with the rule of each result.
-	code, out, errOut = runPlugin(t, kc, dir, "validate", "-o", "github", "--ignore", "fit=*/spot")
+	// spot's finding suppressed by its rule and path (and gpu's by theirs); SARIF with the
+	// rule of each result.
+	code, out, errOut = runPlugin(t, kc, dir, "validate", "-o", "github", "--ignore", "fit=*/spot", "--ignore", "stranded")
 	if code != 1 || !strings.HasPrefix(out, "::error file=cluster%3Ainstancetypes/huge,line=") || strings.Count(out, "\n") != 1 ||
-		!strings.Contains(errOut, "1 finding suppressed") {
+		!strings.Contains(errOut, "3 findings suppressed") {
 		t.Errorf("validate -o github --ignore: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runPlugin(t, kc, dir, "validate", "-o", "sarif")
@@ -235,7 +239,8 @@ func TestPluginValidateResolveList(t *testing.T) {
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal([]byte(out), &sarif); code != 1 || err != nil || len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 2 || sarif.Runs[0].Results[0].RuleID != "fit" {
+	if err := json.Unmarshal([]byte(out), &sarif); code != 1 || err != nil || len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 4 ||
+		sarif.Runs[0].Results[0].RuleID != "stranded" || sarif.Runs[0].Results[2].RuleID != "fit" { // gpu's two, then huge's and spot's
 		t.Errorf("validate -o sarif: exit %d, %v\n%s%s", code, err, out, errOut)
 	}
 	if code, out, _ := runPlugin(t, kc, dir, "rules"); code != 0 || !strings.HasPrefix(out, "R1 ") {

@@ -81,7 +81,14 @@ func TestCompletionScripts(t *testing.T) {
 			line string
 			want []string
 		}{
-			{"instancetype ", []string{"completion", "help", "list", "resolve", "rules", "validate", "version"}},
+			{"instancetype ", []string{"completion", "help", "list", "plan", "resolve", "rules", "suggest", "validate", "version"}},
+			{"instancetype plan -o ", []string{"json", "text"}},
+			{"instancetype suggest -o ", []string{"json", "yaml"}},
+			{"instancetype plan --workload ", []string{"deployment", "job"}},
+			{"instancetype suggest --over", []string{"--overhead-node", "--overhead-pod"}},
+			{"instancetype plan --nodes di", []string{"dir"}},
+			{"instancetype plan de", []string{"deploy.yaml"}},
+			{"instancetype suggest de", nil},
 			{"instancetype re", []string{"resolve"}},
 			{"instancetype completion ", []string{"bash", "fish", "zsh"}},
 			{"instancetype validate -o ", []string{"github", "json", "junit", "sarif", "text"}},
@@ -147,6 +154,10 @@ func TestCompletionScripts(t *testing.T) {
 			{"instancetype re", []string{"resolve"}},
 			{"instancetype validate -o ", []string{"github", "json", "junit", "sarif", "text"}},
 			{"instancetype validate --ignore R1", []string{"R1", "R10"}},
+			{"instancetype su", []string{"suggest"}},
+			{"instancetype plan -o ", []string{"json", "text"}},
+			{"instancetype suggest -o ", []string{"json", "yaml"}},
+			{"instancetype plan --workload ", []string{"deployment", "job"}},
 			{"instancetype completion ", []string{"bash", "fish", "zsh"}},
 			{"instancetype validate de", []string{"deploy.yaml"}},
 			{"instancetype rules -o ", []string{"json", "text"}},

@@ -92,6 +92,9 @@ const (
 
 	// Fit: an instance type or workload that fits no node (package fit).
 	Fit = "fit"
+	// Stranded: an instance type that leaves more than half of a resource stranded on
+	// every node it may use (package plan).
+	Stranded = "stranded"
 
 	// Suppression: a suppression comment that names no rule, an unknown one, or
 	// suppresses nothing.

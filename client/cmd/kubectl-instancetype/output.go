@@ -72,6 +72,8 @@ Usage:
   kubectl instancetype resolve  [flags] [PATH...]   what each deployment and job really gets
   kubectl instancetype list     [flags] [PATH...]   the catalog: the cluster's instance types
   kubectl instancetype capacity [flags]             how many more pods of each fit now
+  kubectl instancetype plan     [flags] [PATH...]   how each instance type packs on each node pool
+  kubectl instancetype suggest  [flags]             right-sized instance types for each node pool
   kubectl instancetype rules                        the rules: ids, what each checks, docs
   kubectl instancetype version                      print the version
   kubectl instancetype help [COMMAND]               show help for a command
@@ -79,6 +81,8 @@ Usage:
 validate, resolve and list are instancetype's commands, with the cluster's
 instance types as the catalog (--catalog) and its nodes as the nodes (--nodes).
 With no PATH, validate and resolve check the cluster's own instance types.
+plan and suggest are instancetype's too, on the cluster's nodes, counting the
+DaemonSet pods bound to each node as its overhead.
 
 Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a
 cluster that cannot be read.

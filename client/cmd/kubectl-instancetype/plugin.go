@@ -275,6 +275,21 @@ func (pl *plugin) inputs(cmd string, paths []string) (cli.Inputs, error) {
 			plain[i] = n.Node
 		}
 		in.Nodes = []lint.Input{lint.NodeObjects(clusterNodes, plain)}
+		if cmd == "plan" || cmd == "suggest" {
+			// The per-node overhead is what the DaemonSets have bound to each node.
+			over, err := r.ReadDaemonSetOverhead(ctx, nodes)
+			for _, w := range pl.warnings.take() {
+				in.Notes = append(in.Notes, w)
+			}
+			switch {
+			case errors.As(err, &le):
+				in.Notes = append(in.Notes, le.Error()+"; --overhead-node counts on every node instead of its DaemonSet pods")
+			case err != nil:
+				return cli.Inputs{}, clusterError(err, host)
+			default:
+				in.NodeOverhead = over
+			}
+		}
 	}
 	return in, nil
 }

@@ -67,6 +67,8 @@ func (p Program) Main(args []string, e Env) int {
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "validate", "resolve", "list":
 		return p.runCheck(cmd, rest, e)
+	case "plan", "suggest":
+		return p.runPlan(cmd, rest, e)
 	case "rules":
 		return p.rules(rest, e)
 	case "completion":
@@ -137,6 +139,8 @@ Usage:
   instancetype validate [flags] PATH...   check instance types, deployments and jobs
   instancetype resolve  [flags] PATH...   what each deployment and job really gets
   instancetype list     [flags] PATH...   the catalog of instance types, built-in default included
+  instancetype plan     [flags] PATH...   how each instance type packs on each node pool (--nodes)
+  instancetype suggest --nodes PATH       right-sized instance types for each node pool
   instancetype rules [-o json]            the rules: ids, what each checks, where the docs explain it
   instancetype completion bash|zsh|fish   print a shell completion script
   instancetype version                    print the version

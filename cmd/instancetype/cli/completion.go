@@ -25,7 +25,8 @@ func (p Program) completion(args []string, e Env) int {
 		ids = append(ids, r.ID)
 	}
 	r := strings.NewReplacer("@RULES@", strings.Join(ids, " "), "@FORMATS@", strings.Join(formats, " "),
-		"@COMMANDS@", strings.Join(commandNames, " "), "@FLAGS@", strings.Join(checkFlags, " "))
+		"@COMMANDS@", strings.Join(commandNames, " "), "@FLAGS@", strings.Join(checkFlags, " "),
+		"@PLANFLAGS@", strings.Join(planFlags, " "))
 	var script string
 	switch args[0] {
 	case "bash":
@@ -44,11 +45,15 @@ func (p Program) completion(args []string, e Env) int {
 }
 
 // commandNames are the commands completion offers.
-var commandNames = []string{"validate", "resolve", "list", "rules", "completion", "version", "help"}
+var commandNames = []string{"validate", "resolve", "list", "plan", "suggest", "rules", "completion", "version", "help"}
 
 // checkFlags are the flags of validate, resolve and list.
 var checkFlags = []string{"-o", "--output", "--node-selector", "--strict-subset", "--catalog", "--nodes",
 	"--computes", "--tolerate", "--exclude", "--ignore", "--config", "--help"}
+
+// planFlags are the flags of plan and suggest (plan alone takes --catalog and --exclude).
+var planFlags = []string{"-o", "--output", "--nodes", "--catalog", "--exclude", "--pool-label", "--workload",
+	"--overhead-node", "--overhead-pod", "--node-selector", "--tolerate", "--config", "--help"}
 
 const bashCompletion = `# bash completion of instancetype, made by: instancetype completion bash
 # Load it with: source <(instancetype completion bash)
@@ -62,6 +67,10 @@ _instancetype() {
 	fi
 	case ${COMP_WORDS[1]} in
 	validate | resolve | list) ;;
+	plan | suggest)
+		_instancetype_plan "$cur" "$prev" "${COMP_WORDS[1]}"
+		return
+		;;
 	completion)
 		[[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "bash zsh fish" -- "$cur")
 		return
@@ -100,6 +109,37 @@ _instancetype() {
 	fi
 	mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
+_instancetype_plan() {
+	local cur=$1 prev=$2 cmd=$3
+	case $prev in
+	-o | --output)
+		if [[ $cmd == plan ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "text json" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -W "yaml json" -- "$cur")
+		fi
+		return
+		;;
+	--workload)
+		mapfile -t COMPREPLY < <(compgen -W "deployment job" -- "$cur")
+		return
+		;;
+	--overhead-node | --overhead-pod)
+		mapfile -t COMPREPLY < <(compgen -W "none cpu= memory=" -- "$cur")
+		return
+		;;
+	--nodes | --catalog | --config)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return
+		;;
+	--pool-label | --node-selector | --tolerate | --exclude) return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "@PLANFLAGS@" -- "$cur")
+		return
+	fi
+	[[ $cmd == plan ]] && mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+}
 complete -o filenames -o bashdefault -F _instancetype instancetype
 `
 
@@ -114,6 +154,8 @@ _instancetype() {
 		'validate:check instance types, deployments and jobs'
 		'resolve:what each deployment and job really gets'
 		'list:the catalog of instance types'
+		'plan:how each instance type packs on each node pool'
+		'suggest:right-sized instance types for each node pool'
 		'rules:list the rules, their ids and docs'
 		'completion:print a shell completion script'
 		'version:print the version'
@@ -132,6 +174,20 @@ _instancetype() {
 		'--config[the config file]:file:_files'
 		'*:path:_files'
 	)
+	local -a planflags=(
+		'(-o --output)'{-o,--output}'[output format]:format:(text json yaml)'
+		'*--nodes[the nodes of the cluster]:file:_files'
+		'*--catalog[the instance types of the cluster (plan)]:file:_files'
+		'*--exclude[skip matching paths in walks (plan)]:glob: '
+		'--pool-label[the node label naming a pool]:label: '
+		'--workload[whose overhead counts]:workload:(deployment job)'
+		'--overhead-node[the overhead of each node]:resources:(none)'
+		'--overhead-pod[the overhead of each pod]:resources:(none)'
+		'*--node-selector[the nodeSelector of the Azure ML extension]:k=v,...: '
+		'*--tolerate[a toleration beside those of Azure ML pods]:toleration: '
+		'--config[the config file]:file:_files'
+		'*:path:_files'
+	)
 	if (( CURRENT == 2 )); then
 		_describe -t commands 'instancetype command' commands
 		return
@@ -141,6 +197,11 @@ _instancetype() {
 		shift words
 		(( CURRENT-- ))
 		_arguments -s $flags
+		;;
+	plan | suggest)
+		shift words
+		(( CURRENT-- ))
+		_arguments -s $planflags
 		;;
 	completion)
 		(( CURRENT == 3 )) && compadd bash zsh fish
@@ -168,6 +229,8 @@ complete -c instancetype -f
 complete -c instancetype -n __fish_use_subcommand -a validate -d 'check instance types, deployments and jobs'
 complete -c instancetype -n __fish_use_subcommand -a resolve -d 'what each deployment and job really gets'
 complete -c instancetype -n __fish_use_subcommand -a list -d 'the catalog of instance types'
+complete -c instancetype -n __fish_use_subcommand -a plan -d 'how each instance type packs on each node pool'
+complete -c instancetype -n __fish_use_subcommand -a suggest -d 'right-sized instance types for each node pool'
 complete -c instancetype -n __fish_use_subcommand -a rules -d 'list the rules, their ids and docs'
 complete -c instancetype -n __fish_use_subcommand -a completion -d 'print a shell completion script'
 complete -c instancetype -n __fish_use_subcommand -a version -d 'print the version'
@@ -184,6 +247,20 @@ complete -c instancetype -n $check -l exclude -x -d 'skip matching paths in walk
 complete -c instancetype -n $check -l ignore -x -a '@RULES@' -d 'suppress a rule'
 complete -c instancetype -n $check -l config -r -F -d 'the config file'
 complete -c instancetype -n $check -F
+set -l plan '__fish_seen_subcommand_from plan suggest'
+complete -c instancetype -n '__fish_seen_subcommand_from plan' -s o -l output -x -a 'text json' -d 'output format'
+complete -c instancetype -n '__fish_seen_subcommand_from suggest' -s o -l output -x -a 'yaml json' -d 'output format'
+complete -c instancetype -n $plan -l nodes -r -F -d 'the nodes of the cluster'
+complete -c instancetype -n '__fish_seen_subcommand_from plan' -l catalog -r -F -d 'the instance types of the cluster'
+complete -c instancetype -n '__fish_seen_subcommand_from plan' -l exclude -x -d 'skip matching paths in walks'
+complete -c instancetype -n $plan -l pool-label -x -d 'the node label naming a pool'
+complete -c instancetype -n $plan -l workload -x -a 'deployment job' -d 'whose overhead counts'
+complete -c instancetype -n $plan -l overhead-node -x -a none -d 'the overhead of each node'
+complete -c instancetype -n $plan -l overhead-pod -x -a none -d 'the overhead of each pod'
+complete -c instancetype -n $plan -l node-selector -x -d 'the nodeSelector of the Azure ML extension'
+complete -c instancetype -n $plan -l tolerate -x -d 'a toleration beside those of Azure ML pods'
+complete -c instancetype -n $plan -l config -r -F -d 'the config file'
+complete -c instancetype -n '__fish_seen_subcommand_from plan' -F
 complete -c instancetype -n '__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'
 complete -c instancetype -n '__fish_seen_subcommand_from help' -x -a '@COMMANDS@'
 complete -c instancetype -n '__fish_seen_subcommand_from rules' -s o -l output -x -a 'text json' -d 'output format'

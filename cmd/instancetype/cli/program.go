@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/lint"
+	"github.com/amlarc-go/instancetypes/plan"
 )
 
 // Program is a command that runs instancetype's validate, resolve and list under another
@@ -57,6 +58,10 @@ type Inputs struct {
 	// given at all, after "instance type names checked for form only: " (the cluster has
 	// none, rather than none was given).
 	CatalogHint string
+	// NodeOverhead, when not nil, is the per-node overhead of plan and suggest by node
+	// name: the requests of the DaemonSet pods bound to each node, counted instead of
+	// --overhead-node on the nodes it names.
+	NodeOverhead map[string]plan.Resources
 }
 
 // Command is a command a Program adds to validate, resolve and list.
@@ -102,6 +107,7 @@ func (p Program) help(cmd string) string {
 	text := p.named(commandHelp[cmd])
 	if p.FlagsHelp != "" {
 		text = strings.Replace(text, p.named(flagsHelp), p.named(flagsHelp)+p.FlagsHelp, 1)
+		text = strings.Replace(text, p.named(planFlagsHelp), p.named(planFlagsHelp)+p.FlagsHelp, 1)
 	}
 	return text
 }
