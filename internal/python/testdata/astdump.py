@@ -1,0 +1,82 @@
+"""Dumps what CPython's ast finds in Python programs, for the differential tests.
+
+Reads a JSON list of programs on stdin and writes a JSON list with, for each,
+null when ast.parse refuses it, or the sorted list of facts: every Call with
+its function's dotted name, position, number of positional arguments and its
+keywords (name, kind and position of each value), and every name assigned by
+an Assign or an AnnAssign with a value, with the value's kind and position.
+The Go side (dump_test.go) writes the same facts from its own tree.
+"""
+import ast
+import json
+import sys
+
+
+def dotted(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = dotted(node.value)
+        if inner != "?":
+            return inner + "." + node.attr
+    return "?"
+
+
+def kind(node):
+    if isinstance(node, ast.Constant):
+        v = node.value
+        if isinstance(v, bool):
+            return "bool"
+        if v is None:
+            return "none"
+        if isinstance(v, str):
+            return "str"
+        if isinstance(v, bytes):
+            return "bytes"
+        if isinstance(v, (int, float, complex)):
+            return "num"
+        return "other"
+    if isinstance(node, ast.Name):
+        return "name"
+    if isinstance(node, ast.Call):
+        return "call"
+    if isinstance(node, ast.JoinedStr):
+        return "fstr"
+    return "other"
+
+
+def at(node):
+    return "%s@%d:%d" % (kind(node), node.lineno, node.col_offset)
+
+
+def facts(tree):
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            kws = ",".join("%s=%s" % (k.arg or "**", at(k.value)) for k in node.keywords)
+            out.append("call %s %d:%d args=%d kw=%s" % (
+                dotted(node.func), node.lineno, node.col_offset, len(node.args), kws))
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    out.append("assign %s %s" % (t.id, at(node.value)))
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            if isinstance(node.target, ast.Name):
+                out.append("assign %s %s" % (node.target.id, at(node.value)))
+    return sorted(out)
+
+
+def main():
+    results = []
+    for src in json.load(sys.stdin):
+        try:
+            tree = ast.parse(src.encode("utf-8", "surrogateescape"))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            results.append(None)
+            continue
+        results.append(facts(tree))
+    json.dump(results, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
