@@ -121,4 +121,3 @@ func codeCells(b []byte) ([]string, error) {
 	}
 	return out, nil
 }
-

@@ -74,6 +74,7 @@ var snippets = []string{
 // snippets and in testdata/programs, and whether each is refused, with what
 // CPython's ast finds.
 func TestAgreesWithCPython(t *testing.T) {
+	t.Parallel()
 	programs := append([]string(nil), snippets...)
 	names := make([]string, len(snippets))
 	for i, s := range snippets {

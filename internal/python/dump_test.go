@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -88,18 +89,63 @@ func kindAt(e Expr) string {
 	return fmt.Sprintf("%s@%d:%d", k, p.Line, p.Col)
 }
 
+// referencePython finds CPython 3.11, the reference: $INSTANCETYPES_PYTHON,
+// else python3.11, else python3 when it is 3.11. It skips the test when there
+// is none, unless INSTANCETYPES_PYTHON_REQUIRED is set. Other versions differ
+// on purpose (3.12 tokenizes f-strings anew and accepts what 3.11 refuses).
+func referencePython(t testing.TB) string {
+	t.Helper()
+	reference.once.Do(func() { reference.path, reference.why = findPython() })
+	if reference.path != "" {
+		return reference.path
+	}
+	msg := "CPython 3.11 not found (" + reference.why + "): the comparison with its ast is skipped"
+	if os.Getenv("INSTANCETYPES_PYTHON_REQUIRED") != "" {
+		t.Fatal(msg + ", and INSTANCETYPES_PYTHON_REQUIRED is set")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// reference is the CPython found once for all tests.
+var reference struct {
+	once      sync.Once
+	path, why string
+}
+
+func findPython() (path, why string) {
+	var candidates []string
+	if p := os.Getenv("INSTANCETYPES_PYTHON"); p != "" {
+		candidates = []string{p}
+	} else {
+		candidates = []string{"python3.11", "python3"}
+	}
+	var tried []string
+	for _, c := range candidates {
+		path, err := exec.LookPath(c)
+		if err != nil {
+			tried = append(tried, c+": not found")
+			continue
+		}
+		out, err := exec.Command(path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])").Output()
+		if err != nil {
+			tried = append(tried, c+": "+err.Error())
+			continue
+		}
+		if v := strings.TrimSpace(string(out)); v != "3.11" {
+			tried = append(tried, c+" is "+v)
+			continue
+		}
+		return path, ""
+	}
+	return "", strings.Join(tried, "; ")
+}
+
 // cpython runs testdata/astdump.py over the programs, once for all of them,
-// and returns its facts (nil for a program ast.parse refuses). It skips the
-// test when python3 is missing, unless INSTANCETYPES_PYTHON_REQUIRED is set.
+// and returns its facts (nil for a program ast.parse refuses).
 func cpython(t testing.TB, programs []string) [][]string {
 	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("INSTANCETYPES_PYTHON_REQUIRED") != "" {
-			t.Fatalf("python3 is required (INSTANCETYPES_PYTHON_REQUIRED): %v", err)
-		}
-		t.Skipf("python3 not found, the comparison with CPython's ast is skipped: %v", err)
-	}
+	py := referencePython(t)
 	in, err := json.Marshal(programs)
 	if err != nil {
 		t.Fatal(err)
@@ -110,14 +156,14 @@ func cpython(t testing.TB, programs []string) [][]string {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("python3 astdump.py: %v\n%s", err, stderr.String())
+		t.Fatalf("%s testdata/astdump.py: %v\n%s", py, err, stderr.String())
 	}
 	var res [][]string
 	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("python3 astdump.py: %v", err)
+		t.Fatalf("%s testdata/astdump.py: %v", py, err)
 	}
 	if len(res) != len(programs) {
-		t.Fatalf("python3 astdump.py: %d results for %d programs", len(res), len(programs))
+		t.Fatalf("%s testdata/astdump.py: %d results for %d programs", py, len(res), len(programs))
 	}
 	return res
 }

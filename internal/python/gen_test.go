@@ -339,12 +339,13 @@ func (g *gen) stmt(b *strings.Builder, indent string, depth int) {
 	}
 }
 
-// TestDrawnProgramsAgreeWithCPython draws programs (a few hundred; set
+// TestDrawnProgramsAgreeWithCPython draws programs (300; set
 // INSTANCETYPES_PYTHON_PROGRAMS for more, INSTANCETYPES_PYTHON_SEED for others)
 // and compares, for each, whether it is refused and the calls and assignments
 // found with what CPython's ast says.
 func TestDrawnProgramsAgreeWithCPython(t *testing.T) {
-	n, seed := 400, 0
+	t.Parallel()
+	n, seed := 300, 0
 	if s := os.Getenv("INSTANCETYPES_PYTHON_PROGRAMS"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
