@@ -47,6 +47,16 @@ var snippets = []string{
 	"x = a < b < c", "x = a not in b is not c", "x = not not a", "x = -+~a ** -b", "x = a @ b // c % d",
 	"x = a if b else c if d else e", "x = [*a, *b]", "x = (*a, *b)", "x = ()", "x = (1,)", "x = {}",
 	"é = 1", "名前 = f(引数=1)", "x = 'é'", "\ufeffx = f(a=1)",
+	// more corners
+	"def f(a, *, b, c=1, d): pass", "x = yield = 1", "del ()", "() = 1", "[] = 1", "a, = 1", "class A(x=1, *a): pass",
+	"f(*)", "f(a=)", "f(,)", "[,]", "x = (a for a in b if c else d)", "x = [a if b else c for a in d]", "x = 1 if 2 else 3 = 4",
+	"x: int = yield", "f'{x:=5}'", "f'{x!=y}'", "f'{x==y}'", "f'{x=!r:^20}'", "f\"{'a' if x else 'b'}\"", "f'{lambda x:1}'",
+	"f'{{{x}}}'", "rf'\\{x}'", "f'\\{x}'", "f 'x'", "0_7", "1_000j", "0xg", "1.__class__", "1 .real", "1else", "1_if",
+	"x·y = 1", "€ = 1", "x\u00a0= 1", "if x:\n\x0c    pass\n", "if x:\n\n  \n    pass", "x = 1 \\\n", "match(x):\n case 1: pass\n",
+	"match -x:\n case 1: pass\n", "match *a, b:\n case 1: pass\n", "print(match, case, _)", "with a, (b as c): pass",
+	"try:\n pass\nelse:\n pass\n", "while x: pass\nelif y: pass", "@x\nasync def f(): pass", "@x\nx = 1", "if True:\n  x = 1\n else:\n  pass",
+	"x = {'a': 1, **b, 'c': f(d=2)}", "f(a)(b)(c)(d=1)", "a.b.c.d.e(f=g.h.i())", "x = [f(a=1) for _ in g(b=2)]",
+	"def f[T](x): pass", "x = 'a' \\\n 'b'", "x = \"\"\"a\n\"\"\" f'''{b(c=1)}'''", "async def f():\n return [x async for x in y]\n",
 	// refused by CPython's parser
 	"f(x=1, 2)", "f(x for x in y, 1)", "f(x for x in y,)", "f(1, x for x in y)", "x := 1", "f(a=x:=1)",
 	"del *a", "del (a, *b)", "del f()", "del None", "f() = 1", "x + 1 = 2", "(yield) = 1", "f(a)(b) = 1",
