@@ -1,13 +1,14 @@
 package python
 
 import (
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/amlarc-go/instancetypes/internal/notebook"
 )
 
 // TestCorpusAgreesWithCPython compares every .py file and every notebook
@@ -40,18 +41,19 @@ func TestCorpusAgreesWithCPython(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			cells, err := codeCells(b)
+			nb, err := notebook.Parse(b)
 			if err != nil {
 				t.Logf("%s: not a notebook: %v", path, err)
 				return nil
 			}
 			files++
-			for i, c := range cells {
-				if c == "" {
+			for _, c := range nb.Cells {
+				src, ok := c.Python()
+				if !ok || src == "" {
 					continue
 				}
-				programs = append(programs, c)
-				names = append(names, path+"#cell"+strconv.Itoa(i+1))
+				programs = append(programs, src)
+				names = append(names, path+"#cell"+strconv.Itoa(c.Number))
 			}
 		}
 		return nil
@@ -80,44 +82,4 @@ func TestCorpusAgreesWithCPython(t *testing.T) {
 	}
 	t.Logf("%d files, %d programs (files and code cells), %d refused by CPython, %d calls; %d programs agree (%.2f%%)",
 		files, len(programs), refused, calls, agree, 100*float64(agree)/float64(len(programs)))
-}
-
-// codeCells returns the source of each cell of a notebook, "" for cells that
-// are not code and for cells run by a cell magic (%%bash...). IPython's line
-// magics and shell escapes (lines starting with % or !) become blank lines,
-// so that line numbers hold.
-func codeCells(b []byte) ([]string, error) {
-	var nb struct {
-		Cells []struct {
-			CellType string          `json:"cell_type"`
-			Source   json.RawMessage `json:"source"`
-		} `json:"cells"`
-	}
-	if err := json.Unmarshal(b, &nb); err != nil {
-		return nil, err
-	}
-	out := make([]string, len(nb.Cells))
-	for i, c := range nb.Cells {
-		if c.CellType != "code" {
-			continue
-		}
-		var src string
-		var lines []string
-		if err := json.Unmarshal(c.Source, &lines); err == nil {
-			src = strings.Join(lines, "")
-		} else if err := json.Unmarshal(c.Source, &src); err != nil {
-			return nil, err
-		}
-		if strings.HasPrefix(strings.TrimSpace(src), "%%") {
-			continue
-		}
-		ls := strings.Split(src, "\n")
-		for j, l := range ls {
-			if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") {
-				ls[j] = ""
-			}
-		}
-		out[i] = strings.Join(ls, "\n")
-	}
-	return out, nil
 }
