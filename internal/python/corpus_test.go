@@ -1,6 +1,7 @@
 package python
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -47,6 +48,7 @@ func TestCorpusAgreesWithCPython(t *testing.T) {
 				return nil
 			}
 			files++
+			checkLines(t, path, b, nb)
 			for _, c := range nb.Cells {
 				src, ok := c.Python()
 				if !ok || src == "" {
@@ -82,4 +84,24 @@ func TestCorpusAgreesWithCPython(t *testing.T) {
 	}
 	t.Logf("%d files, %d programs (files and code cells), %d refused by CPython, %d calls; %d programs agree (%.2f%%)",
 		files, len(programs), refused, calls, agree, 100*float64(agree)/float64(len(programs)))
+}
+
+// checkLines checks that each line of each cell is held by the JSON string
+// that starts on the line of the file the notebook reader gives.
+func checkLines(t *testing.T, path string, data []byte, nb *notebook.Notebook) {
+	fileLines := strings.Split(string(data), "\n")
+	for _, c := range nb.Cells {
+		for k, line := range strings.Split(c.Source, "\n") {
+			if line == "" {
+				continue
+			}
+			at := strings.TrimSpace(fileLines[c.FileLine(k+1)-1])
+			at = strings.TrimSuffix(strings.TrimPrefix(at, `"source": `), ",")
+			var s string
+			if err := json.Unmarshal([]byte(at), &s); err != nil || !strings.Contains(s, line) {
+				t.Errorf("%s: cell %d line %d %q: the file's line %d is %q", path, c.Number, k+1, line, c.FileLine(k+1), at)
+				return
+			}
+		}
+	}
 }
