@@ -353,8 +353,8 @@ type (
 		OrElse, Finalbody []Stmt
 		Star              bool
 	}
-	// Match is a match statement. Its patterns are checked but not kept: they
-	// hold no calls.
+	// Match is a match statement. Its patterns are checked but not kept
+	// (they hold no calls), except the names they bind.
 	Match struct {
 		At
 		Subject Expr
@@ -412,9 +412,11 @@ type ExceptHandler struct {
 	Body []Stmt
 }
 
-// MatchCase is case pattern [if Guard]: Body.
+// MatchCase is case pattern [if Guard]: Body. Names are the names its
+// pattern binds (captures, *rest, **rest, as NAME), in source order.
 type MatchCase struct {
 	At
+	Names []*Name
 	Guard Expr
 	Body  []Stmt
 }

@@ -39,6 +39,10 @@ func facts(src string) []string {
 					out = append(out, "assign "+name.ID+" "+kindAt(n.Value))
 				}
 			}
+		case *MatchCase:
+			for _, name := range n.Names {
+				out = append(out, "bind "+name.ID)
+			}
 		case *AnnAssign:
 			if name, ok := n.Target.(*Name); ok && n.Value != nil {
 				out = append(out, "assign "+name.ID+" "+kindAt(n.Value))

@@ -25,7 +25,9 @@ func (p *parser) matchStmt() Stmt {
 	p.expectKind(tIndent, "an indented block")
 	for p.isKw("case") {
 		c := &MatchCase{At: At{p.advance().pos}}
+		p.captures = nil
 		p.patterns()
+		c.Names, p.captures = p.captures, nil
 		if p.isKw("if") {
 			p.advance()
 			c.Guard = p.namedExpression()
@@ -74,7 +76,7 @@ func (p *parser) patterns() {
 func (p *parser) maybeStarPattern() {
 	if p.isOp("*") {
 		p.advance()
-		p.name()
+		p.capture()
 		return
 	}
 	p.pattern()
@@ -94,7 +96,7 @@ func (p *parser) pattern() {
 		if p.isKw("_") {
 			p.fail("cannot use '_' as a target")
 		}
-		p.name()
+		p.capture()
 	}
 }
 
@@ -139,7 +141,7 @@ func (p *parser) closedPattern() {
 	t := p.tok()
 	switch {
 	case t.kind == tName:
-		p.name()
+		n, pos := p.name()
 		dotted := false
 		for p.isOp(".") {
 			p.advance()
@@ -151,7 +153,9 @@ func (p *parser) closedPattern() {
 			p.classPatternArgs()
 			return
 		}
-		_ = dotted
+		if !dotted && n != "_" {
+			p.captures = append(p.captures, &Name{At: At{pos}, ID: n})
+		}
 	case t.kind == tOp && t.text == "(":
 		p.advance()
 		if p.isOp(")") {
@@ -182,7 +186,7 @@ func (p *parser) closedPattern() {
 		for !p.isOp("}") {
 			if p.isOp("**") {
 				p.advance()
-				p.name()
+				p.capture()
 			} else {
 				if !p.literalPattern() {
 					p.name()
@@ -233,4 +237,12 @@ func (p *parser) classPatternArgs() {
 
 func isImag(number string) bool {
 	return number != "" && number[len(number)-1]|0x20 == 'j'
+}
+
+// capture reads a name a pattern binds (after *, ** or as); _ binds nothing.
+func (p *parser) capture() {
+	n, pos := p.name()
+	if n != "_" {
+		p.captures = append(p.captures, &Name{At: At{pos}, ID: n})
+	}
 }

@@ -76,10 +76,11 @@ func normalize(src []byte) []byte {
 }
 
 type parser struct {
-	toks  []token
-	p     int
-	depth int
-	err   *SyntaxError
+	toks     []token
+	p        int
+	depth    int
+	err      *SyntaxError
+	captures []*Name // the names bound by the patterns of the case being read
 }
 
 // bailout unwinds the parser on the first error; run and try recover it.

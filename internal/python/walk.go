@@ -196,6 +196,9 @@ func (w walker) node(n Node) {
 			w.node(c)
 		}
 	case *MatchCase:
+		for _, name := range n.Names {
+			w.node(name)
+		}
 		w.node(n.Guard)
 		w.stmts(n.Body)
 	case *Return:

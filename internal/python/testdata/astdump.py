@@ -4,7 +4,8 @@ Reads a JSON list of programs on stdin and writes a JSON list with, for each,
 null when ast.parse refuses it, or the sorted list of facts: every Call with
 its function's dotted name, position, number of positional arguments and its
 keywords (name, kind and position of each value), and every name assigned by
-an Assign or an AnnAssign with a value, with the value's kind and position.
+an Assign or an AnnAssign with a value, with the value's kind and position,
+and every name a match statement's pattern binds.
 The Go side (dump_test.go) writes the same facts from its own tree.
 """
 import ast
@@ -60,6 +61,10 @@ def facts(tree):
             for t in node.targets:
                 if isinstance(t, ast.Name):
                     out.append("assign %s %s" % (t.id, at(node.value)))
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name is not None:
+            out.append("bind " + node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest is not None:
+            out.append("bind " + node.rest)
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
             if isinstance(node.target, ast.Name):
                 out.append("assign %s %s" % (node.target.id, at(node.value)))
