@@ -66,6 +66,18 @@ func tokenize(src []byte) ([]token, *SyntaxError) {
 		line := 1 + bytes.Count(src[:i], []byte("\n"))
 		return nil, &SyntaxError{Pos: Pos{Line: line, Col: i - (bytes.LastIndexByte(src[:i], '\n') + 1)}, Msg: "source code cannot contain null bytes"}
 	}
+	if !utf8.Valid(src) {
+		i := 0
+		for i < len(src) {
+			r, n := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		line := 1 + bytes.Count(src[:i], []byte("\n"))
+		return nil, &SyntaxError{Pos: Pos{Line: line, Col: i - (bytes.LastIndexByte(src[:i], '\n') + 1)}, Msg: "(unicode error) 'utf-8' codec can't decode byte: the source is not UTF-8"}
+	}
 	lx := &lexer{src: src, line: 1, indents: []int{0}, alt: []int{0}}
 	if err := lx.run(); err != nil {
 		return nil, err
