@@ -350,7 +350,7 @@ scan:
 // subExpression parses the expression of an f-string field, as if it were
 // in parentheses, with positions starting at pos.
 func (p *parser) subExpression(src string, pos Pos) Expr {
-	lx := &lexer{src: []byte(src), line: pos.Line, lineStart: -pos.Col, indents: []int{0}, alt: []int{0}, inner: true}
+	lx := &lexer{src: []byte(src), text: src, line: pos.Line, lineStart: -pos.Col, indents: []int{0}, alt: []int{0}, inner: true}
 	lx.brackets = []bracket{{'(', pos}}
 	if err := lx.run(); err != nil {
 		p.err = err

@@ -48,6 +48,7 @@ type bracket struct {
 // and after a backslash join lines; blank and comment-only lines are ignored.
 type lexer struct {
 	src       []byte
+	text      string // src as a string, converted once: tokens' texts are slices of it
 	i         int
 	line      int
 	lineStart int
@@ -78,7 +79,7 @@ func tokenize(src []byte) ([]token, *SyntaxError) {
 		line := 1 + bytes.Count(src[:i], []byte("\n"))
 		return nil, &SyntaxError{Pos: Pos{Line: line, Col: i - (bytes.LastIndexByte(src[:i], '\n') + 1)}, Msg: "(unicode error) 'utf-8' codec can't decode byte: the source is not UTF-8"}
 	}
-	lx := &lexer{src: src, line: 1, indents: []int{0}, alt: []int{0}}
+	lx := &lexer{src: src, text: string(src), line: 1, indents: []int{0}, alt: []int{0}}
 	if err := lx.run(); err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func (lx *lexer) errAt(p Pos, format string, args ...any) *SyntaxError {
 }
 
 func (lx *lexer) emit(k tokKind, start int, p Pos) {
-	lx.toks = append(lx.toks, token{kind: k, text: string(lx.src[start:lx.i]), pos: p})
+	lx.toks = append(lx.toks, token{kind: k, text: lx.text[start:lx.i], pos: p})
 	if k != tIndent && k != tDedent {
 		lx.lineToks++
 	}
