@@ -64,7 +64,7 @@ func TestCorpusAgreesWithCPython(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := cpython(t, programs)
-	agree, calls, refused := 0, 0, 0
+	agree, calls, nodes, refused := 0, 0, 0, 0
 	for i, src := range programs {
 		if want[i] == nil {
 			refused++
@@ -72,8 +72,11 @@ func TestCorpusAgreesWithCPython(t *testing.T) {
 			t.Logf("%s: refused by CPython; here: %v", names[i], err)
 		}
 		for _, f := range want[i] {
-			if strings.HasPrefix(f, "call ") {
+			switch {
+			case strings.HasPrefix(f, "call "):
 				calls++
+			case strings.HasPrefix(f, "node "):
+				nodes++
 			}
 		}
 		if d := diffFacts(want[i], facts(src)); d != "" {
@@ -82,8 +85,8 @@ func TestCorpusAgreesWithCPython(t *testing.T) {
 		}
 		agree++
 	}
-	t.Logf("%d files, %d programs (files and code cells), %d refused by CPython, %d calls; %d programs agree (%.2f%%)",
-		files, len(programs), refused, calls, agree, 100*float64(agree)/float64(len(programs)))
+	t.Logf("%d files, %d programs (files and code cells), %d refused by CPython, %d calls, %d nodes; %d programs agree (%.2f%%)",
+		files, len(programs), refused, calls, nodes, agree, 100*float64(agree)/float64(len(programs)))
 }
 
 // checkLines checks that each line of each cell is held by the JSON string

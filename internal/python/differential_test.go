@@ -57,6 +57,9 @@ var snippets = []string{
 	"try:\n pass\nelse:\n pass\n", "while x: pass\nelif y: pass", "@x\nasync def f(): pass", "@x\nx = 1", "if True:\n  x = 1\n else:\n  pass",
 	"x = {'a': 1, **b, 'c': f(d=2)}", "f(a)(b)(c)(d=1)", "a.b.c.d.e(f=g.h.i())", "x = [f(a=1) for _ in g(b=2)]",
 	"def f[T](x): pass", "x = 'a' \\\n 'b'", "x = \"\"\"a\n\"\"\" f'''{b(c=1)}'''", "async def f():\n return [x async for x in y]\n",
+	"x = f'{(a, b)}'", "x = f'{(a), b}'", "x = f'{ a, b }'", "x = f'{*a, b}'", "x = f'''{\n a,\n b}'''", "x = f'{a,}'",
+	"x = f'''{a,\n b}'''", "x = f'''ab{a,\n b}'''", "x = f'''\nab{a,\n b}'''", "x = f'''\nab{ a, b}'''", "x = (f'''\nab{a,\n b}''')",
+	"x = f'''{a, b} {\n c, d}'''", "x = f'''\nab{\n c, d}'''", "x = f'''\nab{  \t\n c, d}'''", "x = f'''{\n g(a=1), d}'''",
 	// refused by CPython's parser
 	"f(x=1, 2)", "f(x for x in y, 1)", "f(x for x in y,)", "f(1, x for x in y)", "x := 1", "f(a=x:=1)",
 	"del *a", "del (a, *b)", "del f()", "del None", "f() = 1", "x + 1 = 2", "(yield) = 1", "f(a)(b) = 1",

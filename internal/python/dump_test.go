@@ -13,14 +13,25 @@ import (
 )
 
 // facts lists what testdata/astdump.py lists for CPython's tree, from ours:
-// every call and every name assigned, sorted. It returns nil when Parse fails.
+// every node with its type and position, every call, every name assigned,
+// every name a pattern binds, sorted. It returns nil when Parse fails.
 func facts(src string) []string {
 	mod, err := Parse([]byte(src))
 	if err != nil {
 		return nil
 	}
 	out := []string{}
-	Walk(mod, func(n Node) bool {
+	collect(mod, &out)
+	sort.Strings(out)
+	return out
+}
+
+func collect(root Node, out *[]string) {
+	Walk(root, func(n Node) bool {
+		if name := astName(n); name != "" {
+			p := n.Position()
+			*out = append(*out, fmt.Sprintf("node %s %d:%d", name, p.Line, p.Col))
+		}
 		switch n := n.(type) {
 		case *Call:
 			kws := make([]string, len(n.Keywords))
@@ -31,27 +42,87 @@ func facts(src string) []string {
 				}
 				kws[i] = name + "=" + kindAt(k.Value)
 			}
-			out = append(out, fmt.Sprintf("call %s %d:%d args=%d kw=%s",
+			*out = append(*out, fmt.Sprintf("call %s %d:%d args=%d kw=%s",
 				dotted(n.Func), n.Pos.Line, n.Pos.Col, len(n.Args), strings.Join(kws, ",")))
 		case *Assign:
 			for _, t := range n.Targets {
 				if name, ok := t.(*Name); ok {
-					out = append(out, "assign "+name.ID+" "+kindAt(n.Value))
+					*out = append(*out, "assign "+name.ID+" "+kindAt(n.Value))
 				}
-			}
-		case *MatchCase:
-			for _, name := range n.Names {
-				out = append(out, "bind "+name.ID)
 			}
 		case *AnnAssign:
 			if name, ok := n.Target.(*Name); ok && n.Value != nil {
-				out = append(out, "assign "+name.ID+" "+kindAt(n.Value))
+				*out = append(*out, "assign "+name.ID+" "+kindAt(n.Value))
 			}
+		case *MatchCase:
+			// The names a pattern binds are patterns in CPython's tree, not
+			// Name nodes: listed as bindings, not walked.
+			for _, name := range n.Names {
+				*out = append(*out, "bind "+name.ID)
+			}
+			if n.Guard != nil {
+				collect(n.Guard, out)
+			}
+			for _, s := range n.Body {
+				collect(s, out)
+			}
+			return false
 		}
 		return true
 	})
-	sort.Strings(out)
-	return out
+}
+
+// astName is the name of CPython's node type for n, "" for what CPython's
+// tree has no positioned node for.
+func astName(n Node) string {
+	switch n := n.(type) {
+	case *Module, *FormattedValue, *MatchCase:
+		return ""
+	case *Comp:
+		return [...]string{ListComp: "ListComp", SetComp: "SetComp", DictComp: "DictComp", GeneratorExp: "GeneratorExp"}[n.Kind]
+	case *Yield:
+		if n.From {
+			return "YieldFrom"
+		}
+		return "Yield"
+	case *Global:
+		if n.Nonlocal {
+			return "Nonlocal"
+		}
+		return "Global"
+	case *Simple:
+		return map[string]string{"pass": "Pass", "break": "Break", "continue": "Continue"}[n.Keyword]
+	case *ExprStmt:
+		return "Expr"
+	case *Try:
+		if n.Star {
+			return "TryStar"
+		}
+		return "Try"
+	case *With:
+		if n.Async {
+			return "AsyncWith"
+		}
+		return "With"
+	case *For:
+		if n.Async {
+			return "AsyncFor"
+		}
+		return "For"
+	case *FunctionDef:
+		if n.Async {
+			return "AsyncFunctionDef"
+		}
+		return "FunctionDef"
+	case *Arg:
+		return "arg"
+	case *Keyword:
+		return "keyword"
+	case *Alias:
+		return "alias"
+	}
+	t := fmt.Sprintf("%T", n)
+	return t[strings.LastIndexByte(t, '.')+1:]
 }
 
 func dotted(e Expr) string {

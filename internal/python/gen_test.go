@@ -32,6 +32,9 @@ var progGen = rapid.Custom(func(t *rapid.T) string {
 			c := rapid.SampledFrom([]string{"(", ")", "[", "]", "{", "}", ":", "=", ",", "*", "'", "\"", "\n", "\t", " ", "\\", "#", "@", ".", "f", "0", "_", "é"}).Draw(t, "insert")
 			src = src[:i] + c + src[i:]
 		}
+		// A byte cut out of or doubled in a character: what JSON carries to
+		// CPython is U+FFFD, so the program is that.
+		src = strings.ToValidUTF8(src, "\uFFFD")
 	}
 	return src
 })

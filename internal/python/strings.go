@@ -317,7 +317,7 @@ scan:
 		p.failAt(t.pos, "f-string: empty expression not allowed")
 	}
 	fv := &FormattedValue{At: At{posIn(t.pos, text, from)}}
-	fv.Value = p.subExpression(exprText, posIn(t.pos, text, from))
+	fv.Value = p.subExpression(exprText, posIn(t.pos, text, from), wrapperPos(t, from-1))
 	fv.Pos = fv.Value.Position()
 	i = end
 	if text[i] == '=' {
@@ -347,9 +347,29 @@ scan:
 	return fv, i + 1
 }
 
+// wrapperPos is where CPython 3.11 puts the parenthesis it wraps the field
+// whose '{' is at text[brace] in: at the '{', except when only blanks and a
+// newline follow it. Then it is at column 0 of the line of the '{', or at the
+// token's column when that line is the token's first.
+func wrapperPos(t token, brace int) Pos {
+	brPos := posIn(t.pos, t.text, brace)
+	i := brace + 1
+	for i < len(t.text) && (t.text[i] == ' ' || t.text[i] == '\t' || t.text[i] == '\f') {
+		i++
+	}
+	if i < len(t.text) && t.text[i] == '\n' {
+		if brPos.Line == t.pos.Line {
+			return t.pos
+		}
+		return Pos{Line: brPos.Line}
+	}
+	return brPos
+}
+
 // subExpression parses the expression of an f-string field, as if it were
-// in parentheses, with positions starting at pos.
-func (p *parser) subExpression(src string, pos Pos) Expr {
+// in parentheses, with positions starting at pos, the column after the '{';
+// wrap is where CPython's wrapping parenthesis stands (see wrapperPos).
+func (p *parser) subExpression(src string, pos, wrap Pos) Expr {
 	lx := &lexer{src: []byte(src), text: src, line: pos.Line, lineStart: -pos.Col, indents: []int{0}, alt: []int{0}, inner: true}
 	lx.brackets = []bracket{{'(', pos}}
 	if err := lx.run(); err != nil {
@@ -359,7 +379,24 @@ func (p *parser) subExpression(src string, pos Pos) Expr {
 	sub := &parser{toks: lx.toks, depth: p.depth}
 	var e Expr
 	if !sub.run(func() {
-		e = sub.starExpressionsOrYield()
+		if sub.isKw("yield") {
+			e = sub.yieldExpr()
+		} else {
+			e = sub.starExpression()
+			if sub.isOp(",") {
+				// CPython 3.11 parses the field in parentheses put where its
+				// '{' is: a tuple without parentheses of its own starts there.
+				t := &Tuple{At: At{wrap}, Elts: []Expr{e}}
+				for sub.isOp(",") {
+					sub.advance()
+					if !sub.startsExpr() {
+						break
+					}
+					t.Elts = append(t.Elts, sub.starExpression())
+				}
+				e = t
+			}
+		}
 		if sub.tok().kind != tEnd {
 			sub.fail("f-string: invalid syntax")
 		}

@@ -5,7 +5,8 @@ null when ast.parse refuses it, or the sorted list of facts: every Call with
 its function's dotted name, position, number of positional arguments and its
 keywords (name, kind and position of each value), and every name assigned by
 an Assign or an AnnAssign with a value, with the value's kind and position,
-and every name a match statement's pattern binds.
+every name a match statement's pattern binds, and every node with its type and
+position.
 The Go side (dump_test.go) writes the same facts from its own tree.
 """
 import ast
@@ -50,8 +51,40 @@ def at(node):
     return "%s@%d:%d" % (kind(node), node.lineno, node.col_offset)
 
 
-def facts(tree):
+# Nodes the Go tree does not hold as nodes, or that have no position.
+SKIPPED = (ast.FormattedValue, ast.pattern, ast.match_case, ast.expr_context, ast.operator,
+           ast.boolop, ast.unaryop, ast.cmpop, ast.comprehension, ast.arguments,
+           ast.withitem, ast.Module)
+
+
+def nodes(tree):
+    """Every node with a position, as "node Type line:col", but the literal parts
+    of f-strings, their format specs and what patterns hold, which the Go tree
+    does not keep."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.pattern):
+            # Patterns' values and classes: the Go tree drops patterns.
+            skip.update(id(n) for n in ast.walk(node))
+        if isinstance(node, ast.JoinedStr):
+            for v in node.values:
+                if isinstance(v, ast.Constant):
+                    skip.add(id(v))
+        if isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            skip.add(id(node.format_spec))
+            for v in node.format_spec.values:
+                if isinstance(v, ast.Constant):
+                    skip.add(id(v))
     out = []
+    for node in ast.walk(tree):
+        if isinstance(node, SKIPPED) or id(node) in skip:
+            continue
+        out.append("node %s %d:%d" % (type(node).__name__, node.lineno, node.col_offset))
+    return out
+
+
+def facts(tree):
+    out = nodes(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             kws = ",".join("%s=%s" % (k.arg or "**", at(k.value)) for k in node.keywords)
