@@ -36,6 +36,15 @@ func (a At) Position() Pos { return a.Pos }
 // Module is a parsed file.
 type Module struct {
 	Body []Stmt
+	// Comments are the file's comments in source order, for suppression
+	// comments; Walk does not visit them.
+	Comments []*Comment
+}
+
+// Comment is a comment: Text runs from the '#' to the end of the line.
+type Comment struct {
+	At
+	Text string
 }
 
 // ConstKind tells which literal a Constant is.

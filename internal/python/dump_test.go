@@ -14,7 +14,7 @@ import (
 
 // facts lists what testdata/astdump.py lists for CPython's tree, from ours:
 // every node with its type and position, every call, every name assigned,
-// every name a pattern binds, sorted. It returns nil when Parse fails.
+// every name a pattern binds, every comment, sorted. It returns nil when Parse fails.
 func facts(src string) []string {
 	mod, err := Parse([]byte(src))
 	if err != nil {
@@ -22,6 +22,9 @@ func facts(src string) []string {
 	}
 	out := []string{}
 	collect(mod, &out)
+	for _, c := range mod.Comments {
+		out = append(out, fmt.Sprintf("comment %d:%d %s", c.Pos.Line, c.Pos.Col, c.Text))
+	}
 	sort.Strings(out)
 	return out
 }

@@ -39,13 +39,13 @@ var keywords = map[string]bool{
 // a nil module and a *SyntaxError.
 func Parse(src []byte) (*Module, error) {
 	src = normalize(src)
-	toks, err := tokenize(src)
+	toks, comments, err := tokenize(src)
 	if err != nil {
 		return nil, err
 	}
 	p := &parser{toks: toks}
 	var mod *Module
-	if !p.run(func() { mod = &Module{Body: p.file()} }) {
+	if !p.run(func() { mod = &Module{Body: p.file(), Comments: comments} }) {
 		return nil, p.err
 	}
 	return mod, nil

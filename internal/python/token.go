@@ -56,16 +56,17 @@ type lexer struct {
 	alt       []int // the same with tab size 1
 	brackets  []bracket
 	toks      []token
-	lineToks  int  // tokens on the current logical line
+	lineToks  int // tokens on the current logical line
+	comments  []*Comment
 	inner     bool // an f-string's expression: inside brackets from the start, no NEWLINE
 }
 
-// tokenize returns the tokens of src, which must use "\n" line endings (see
-// normalize), or the first syntax error.
-func tokenize(src []byte) ([]token, *SyntaxError) {
+// tokenize returns the tokens and the comments of src, which must use "\n"
+// line endings (see normalize), or the first syntax error.
+func tokenize(src []byte) ([]token, []*Comment, *SyntaxError) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line := 1 + bytes.Count(src[:i], []byte("\n"))
-		return nil, &SyntaxError{Pos: Pos{Line: line, Col: i - (bytes.LastIndexByte(src[:i], '\n') + 1)}, Msg: "source code cannot contain null bytes"}
+		return nil, nil, &SyntaxError{Pos: Pos{Line: line, Col: i - (bytes.LastIndexByte(src[:i], '\n') + 1)}, Msg: "source code cannot contain null bytes"}
 	}
 	if !utf8.Valid(src) {
 		i := 0
@@ -77,13 +78,13 @@ func tokenize(src []byte) ([]token, *SyntaxError) {
 			i += n
 		}
 		line := 1 + bytes.Count(src[:i], []byte("\n"))
-		return nil, &SyntaxError{Pos: Pos{Line: line, Col: i - (bytes.LastIndexByte(src[:i], '\n') + 1)}, Msg: "(unicode error) 'utf-8' codec can't decode byte: the source is not UTF-8"}
+		return nil, nil, &SyntaxError{Pos: Pos{Line: line, Col: i - (bytes.LastIndexByte(src[:i], '\n') + 1)}, Msg: "(unicode error) 'utf-8' codec can't decode byte: the source is not UTF-8"}
 	}
 	lx := &lexer{src: src, text: string(src), line: 1, indents: []int{0}, alt: []int{0}}
 	if err := lx.run(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return lx.toks, nil
+	return lx.toks, lx.comments, nil
 }
 
 func (lx *lexer) pos() Pos { return Pos{Line: lx.line, Col: lx.i - lx.lineStart} }
@@ -127,6 +128,7 @@ func (lx *lexer) run() *SyntaxError {
 			for lx.i < len(lx.src) && lx.src[lx.i] != '\n' {
 				lx.i++
 			}
+			lx.comments = append(lx.comments, &Comment{At: At{p}, Text: lx.text[start:lx.i]})
 		case c == '\n':
 			if len(lx.brackets) == 0 {
 				if lx.lineToks > 0 {
@@ -222,8 +224,12 @@ func (lx *lexer) indentation() *SyntaxError {
 			return nil
 		}
 		if c := lx.src[j]; c == '#' || c == '\n' {
+			start := j
 			for j < len(lx.src) && lx.src[j] != '\n' {
 				j++
+			}
+			if c == '#' {
+				lx.comments = append(lx.comments, &Comment{At: At{Pos{lx.line, start - lx.lineStart}}, Text: lx.text[start:j]})
 			}
 			lx.i = j
 			if j < len(lx.src) {

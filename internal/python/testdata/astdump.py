@@ -5,13 +5,15 @@ null when ast.parse refuses it, or the sorted list of facts: every Call with
 its function's dotted name, position, number of positional arguments and its
 keywords (name, kind and position of each value), and every name assigned by
 an Assign or an AnnAssign with a value, with the value's kind and position,
-every name a match statement's pattern binds, and every node with its type and
-position.
+every name a match statement's pattern binds, every node with its type and
+position, and every comment (from the tokenize module) with its position.
 The Go side (dump_test.go) writes the same facts from its own tree.
 """
 import ast
+import io
 import json
 import sys
+import tokenize
 
 
 def dotted(node):
@@ -104,6 +106,16 @@ def facts(tree):
     return sorted(out)
 
 
+def comments(src):
+    """Every comment, as "comment line:col text", col in bytes as ast's."""
+    out = []
+    for tok in tokenize.tokenize(io.BytesIO(src).readline):
+        if tok.type == tokenize.COMMENT:
+            row, col = tok.start
+            out.append("comment %d:%d %s" % (row, len(tok.line[:col].encode("utf-8")), tok.string))
+    return out
+
+
 def main():
     results = []
     for src in json.load(sys.stdin):
@@ -112,7 +124,7 @@ def main():
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             results.append(None)
             continue
-        results.append(facts(tree))
+        results.append(sorted(facts(tree) + comments(src.encode("utf-8", "surrogateescape"))))
     json.dump(results, sys.stdout)
 
 
