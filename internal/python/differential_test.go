@@ -62,6 +62,8 @@ var snippets = []string{
 	"x = f'''{a, b} {\n c, d}'''", "x = f'''\nab{\n c, d}'''", "x = f'''\nab{  \t\n c, d}'''", "x = f'''{\n g(a=1), d}'''",
 	"x = 1  # instancetype:ignore R9\r\ny = 2 # c\r\n", "é = 'é'  # é\n\t# tab\n", "if x:\n    # only\n    pass # p\n# end", "x = 1 # c\ry = 2\r",
 	"f(a=1,  # one\n  b=2)  # two\n", "x = '''#not a comment'''  # but this\n", "\ufeff# bom\nx = 1\n",
+	"fib = {(c := a): (a := b) for __ in range(6)}", "x = {(a := 1): 2}", "x = {a := 1: 2}", "x = {(a := 1), 2}",
+	"µ = 1\nprint(μ)", "ｗｉｄｔｈ = f(ｋ=1)", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 = 1", "ﬁle = open(ﬁle=1)", "x.ﬁle = 1", "def ｆ(ａ, *ｂ, ｃ=1): ｇｌｏｂａｌ",
 	// refused by CPython's parser
 	"f(x=1, 2)", "f(x for x in y, 1)", "f(x for x in y,)", "f(1, x for x in y)", "x := 1", "f(a=x:=1)",
 	"del *a", "del (a, *b)", "del f()", "del None", "f() = 1", "x + 1 = 2", "(yield) = 1", "f(a)(b) = 1",

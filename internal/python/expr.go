@@ -65,7 +65,7 @@ func (p *parser) namedExpression() Expr {
 		if n := p.peek(1); n.kind == tOp && n.text == ":=" {
 			p.advance()
 			p.advance()
-			return &NamedExpr{At: At{t.pos}, Target: &Name{At: At{t.pos}, ID: t.text}, Value: p.expression()}
+			return &NamedExpr{At: At{t.pos}, Target: &Name{At: At{t.pos}, ID: ident(t.text)}, Value: p.expression()}
 		}
 	}
 	e := p.expression()
@@ -407,7 +407,7 @@ func (p *parser) atom() Expr {
 			p.fail("invalid syntax")
 		}
 		p.advance()
-		return &Name{At: at, ID: t.text}
+		return &Name{At: at, ID: ident(t.text)}
 	case tNumber:
 		p.advance()
 		kind := Int
@@ -544,10 +544,11 @@ func (p *parser) braceDisplay() Expr {
 		p.advance()
 		return p.dictRest(&Dict{At: at, Keys: []Expr{nil}, Values: []Expr{p.bitwiseOr()}})
 	}
+	t := p.tok()
+	walrus := t.kind == tName && p.peek(1).kind == tOp && p.peek(1).text == ":=" // unparenthesized
 	first := p.starNamedExpression()
 	if p.isOp(":") {
-		switch first.(type) {
-		case *Starred, *NamedExpr:
+		if _, starred := first.(*Starred); starred || walrus {
 			p.failAt(first.Position(), "invalid syntax")
 		}
 		p.advance()

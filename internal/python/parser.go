@@ -177,7 +177,7 @@ func (p *parser) name() (string, Pos) {
 		p.fail("invalid syntax")
 	}
 	p.advance()
-	return t.text, t.pos
+	return ident(t.text), t.pos
 }
 
 func (p *parser) file() []Stmt {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // tokKind is the kind of a token, as CPython's tokenize module names them.
@@ -604,4 +606,16 @@ func (lx *lexer) operator(p Pos) *SyntaxError {
 	}
 	r, _ := utf8.DecodeRune(rest)
 	return lx.errAt(p, "invalid character '%c' (U+%04X)", r, r)
+}
+
+// ident returns the identifier a NAME token stands for: CPython normalizes
+// non-ASCII identifiers to NFKC, so that ﬁle and file, or µ and μ, are one
+// name. Keywords are recognized before, on the text as written.
+func ident(text string) string {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return norm.NFKC.String(text)
+		}
+	}
+	return text
 }
