@@ -1,0 +1,214 @@
+package notebook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// A notebook as Jupyter writes it: indent 1, sources as arrays of lines.
+const jupyter = `{
+ "cells": [
+  {
+   "cell_type": "markdown",
+   "metadata": {},
+   "source": [
+    "# Title\n",
+    "text"
+   ]
+  },
+  {
+   "cell_type": "code",
+   "execution_count": 1,
+   "metadata": {"tags": ["a", {"nested": [1, 2]}]},
+   "outputs": [{"name": "stdout", "text": ["source\n"]}],
+   "source": [
+    "%pip install azure-ai-ml\n",
+    "from azure.ai.ml import command\n",
+    "job = command(compute=\"k8s\", instance_type=\"cpu-small\",\n",
+    "              environment=\"é\\u00e9\\\"\")"
+   ]
+  },
+  {"cell_type": "code", "metadata": {}, "outputs": [], "source": "x = 1\ny = 2\n"},
+  {
+   "cell_type": "code",
+   "metadata": {},
+   "outputs": [],
+   "source": [
+    "%%bash\n",
+    "echo hi\n"
+   ]
+  }
+ ],
+ "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+ "nbformat": 4,
+ "nbformat_minor": 2
+}
+`
+
+func TestParseJupyter(t *testing.T) {
+	nb, err := Parse([]byte(jupyter))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nb.Language != "python" {
+		t.Errorf("Language = %q, want python", nb.Language)
+	}
+	want := []Cell{
+		{Number: 1, Type: "markdown", Source: "# Title\ntext", Lines: []int{7, 8}},
+		{Number: 2, Type: "code", Source: "%pip install azure-ai-ml\nfrom azure.ai.ml import command\njob = command(compute=\"k8s\", instance_type=\"cpu-small\",\n              environment=\"é\\u00e9\\\"\")",
+			Lines: []int{17, 18, 19, 20}},
+		{Number: 3, Type: "code", Source: "x = 1\ny = 2\n", Lines: []int{23, 23, 23}},
+		{Number: 4, Type: "code", Source: "%%bash\necho hi\n", Lines: []int{29, 30, 30}},
+	}
+	if !reflect.DeepEqual(nb.Cells, want) {
+		t.Errorf("Parse(jupyter).Cells =\n%#v\nwant\n%#v", nb.Cells, want)
+	}
+	py, ok := nb.Cells[1].Python()
+	if !ok || !strings.HasPrefix(py, "\nfrom azure.ai.ml import command\n") {
+		t.Errorf("Cells[1].Python() = %q, %v; want the magic blanked", py, ok)
+	}
+	if _, ok := nb.Cells[3].Python(); ok {
+		t.Errorf("Cells[3].Python(): a %%%%bash cell is not Python")
+	}
+	if _, ok := nb.Cells[0].Python(); ok {
+		t.Errorf("Cells[0].Python(): a markdown cell is not Python")
+	}
+	if got := nb.Cells[1].FileLine(3); got != 19 {
+		t.Errorf("FileLine(3) = %d, want 19", got)
+	}
+	if got := nb.Cells[1].FileLine(5); got != 0 {
+		t.Errorf("FileLine(5) = %d, want 0", got)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		in       string
+		notebook bool // the error wraps ErrNotNotebook
+	}{
+		{``, false},
+		{`{`, false},
+		{`[]`, true},
+		{`{}`, true},
+		{`{"cells": {}}`, true},
+		{`{"cells": [{"cell_type": "code"}]}`, true},
+		{`{"cells": [{"source": 1}]}`, true},
+		{`{"cells": [{"source": [1]}]}`, true},
+		{`{"cells": [{"source": ["a",`, false},
+		{`{"cells": [{"source": `, false},
+		{`{"cells": []} x`, false},
+		{`{"worksheets": [{"cells": []}], "nbformat": 3}`, true},
+	} {
+		nb, err := Parse([]byte(tc.in))
+		if err == nil || nb != nil {
+			t.Errorf("Parse(%q) = %v, %v; want an error", tc.in, nb, err)
+			continue
+		}
+		if got := errors.Is(err, ErrNotNotebook); got != tc.notebook {
+			t.Errorf("Parse(%q) = %v; errors.Is(ErrNotNotebook) = %v, want %v", tc.in, err, got, tc.notebook)
+		}
+	}
+}
+
+// TestLinesProperty draws notebooks, writes them as Jupyter does or compact,
+// and checks that each source line maps to a line of the file holding the
+// JSON string it came from, and that the sources read back unchanged.
+func TestLinesProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		type cell struct {
+			CellType string   `json:"cell_type"`
+			Metadata any      `json:"metadata"`
+			Source   []string `json:"source"`
+		}
+		piece := rapid.SampledFrom([]string{"x = 1", "f(a=\"é\")", "\t", "", "\"", "\\", "a\nb", "\n", "</script>", "\u2028", "{", "]"})
+		cells := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) cell {
+			src := []string{}
+			for i, n := 0, rapid.IntRange(0, 4).Draw(t, "strings"); i < n; i++ {
+				s := ""
+				for j, m := 0, rapid.IntRange(0, 3).Draw(t, "pieces"); j < m; j++ {
+					s += piece.Draw(t, "piece")
+				}
+				src = append(src, s)
+			}
+			return cell{CellType: "code", Metadata: map[string]any{}, Source: src}
+		}), 0, 4).Draw(t, "cells")
+		var data []byte
+		var err error
+		if rapid.Bool().Draw(t, "indent") {
+			data, err = json.MarshalIndent(map[string]any{"cells": cells, "nbformat": 4}, "", " ")
+		} else {
+			data, err = json.Marshal(map[string]any{"cells": cells, "nbformat": 4})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := Parse(data)
+		if err != nil {
+			t.Fatalf("Parse: %v\n%s", err, data)
+		}
+		if len(nb.Cells) != len(cells) {
+			t.Fatalf("%d cells, want %d", len(nb.Cells), len(cells))
+		}
+		fileLines := strings.Split(string(data), "\n")
+		for i, c := range nb.Cells {
+			joined := strings.Join(cells[i].Source, "")
+			if c.Source != joined {
+				t.Fatalf("cell %d: Source %q, want %q", i+1, c.Source, joined)
+			}
+			if len(cells[i].Source) == 0 {
+				if len(c.Lines) != 0 {
+					t.Fatalf("cell %d: no strings but Lines %v", i+1, c.Lines)
+				}
+				continue
+			}
+			if got := len(strings.Split(c.Source, "\n")); len(c.Lines) != got {
+				t.Fatalf("cell %d: %d Lines for %d lines", i+1, len(c.Lines), got)
+			}
+			// The k-th line of the source starts in the string that holds its
+			// first character (or the last string, for a last empty line).
+			k, at := 0, true
+			for _, str := range cells[i].Source {
+				enc, _ := json.Marshal(str)
+				for _, ch := range []byte(str) {
+					if at {
+						if !strings.Contains(fileLines[c.Lines[k]-1], string(enc)) {
+							t.Fatalf("cell %d line %d: file line %d %q does not hold %s", i+1, k+1, c.Lines[k], fileLines[c.Lines[k]-1], enc)
+						}
+						k++
+						at = false
+					}
+					if ch == '\n' {
+						at = true
+					}
+				}
+			}
+		}
+	})
+}
+
+func ExampleParse() {
+	nb, err := Parse([]byte(`{
+ "cells": [
+  {"cell_type": "code", "metadata": {}, "outputs": [],
+   "source": [
+    "from azure.ai.ml import command\n",
+    "job = command(instance_type=\"cpu-small\")"
+   ]}
+ ],
+ "nbformat": 4
+}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := nb.Cells[0]
+	src, _ := c.Python()
+	fmt.Printf("cell %d, %d lines; line 2 is at line %d of the file\n", c.Number, strings.Count(src, "\n")+1, c.FileLine(2))
+	// Output: cell 1, 2 lines; line 2 is at line 6 of the file
+}

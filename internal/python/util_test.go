@@ -1,0 +1,5 @@
+package python
+
+import "strconv"
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
