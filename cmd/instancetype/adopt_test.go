@@ -192,4 +192,3 @@ func TestActionCheckStep(t *testing.T) {
 		t.Errorf("github with a pattern in args: exit %d, outputs %v\n%s", code, outputs, out)
 	}
 }
-
