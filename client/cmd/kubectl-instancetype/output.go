@@ -73,6 +73,7 @@ Usage:
   kubectl instancetype list     [flags] [PATH...]   the catalog: the cluster's instance types
   kubectl instancetype capacity [flags]             how many more pods of each fit now
   kubectl instancetype rules                        the rules: ids, what each checks, docs
+  kubectl instancetype completion SHELL             a completion script: bash, zsh or fish
   kubectl instancetype version                      print the version
   kubectl instancetype help [COMMAND]               show help for a command
 
