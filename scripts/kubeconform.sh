@@ -63,7 +63,7 @@ spec:
       nvidia.com/gpu: $((i % 2))
 ITEM
 done
-kc=("$work/bin/kubeconform" -strict -summary -schema-location "$work/schemas/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json")
+kc=("$work/bin/kubeconform" -strict -summary -schema-location "$work/schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json")
 ours=("$work/instancetype" validate)
 
 # Both must accept every input.

@@ -72,7 +72,7 @@ type action struct {
 		Using string
 		Steps []struct {
 			ID, Name, Shell, Run, Uses, If string
-			Env                            map[string]string
+			Env, With                      map[string]string
 		}
 	}
 }
@@ -148,7 +148,8 @@ func TestActionCheckStep(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "output")
 		cmd := exec.Command("bash", "-e", "-c", script)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "PATH="+path, "GITHUB_OUTPUT="+out, "FORMAT="+format, "PATHS="+paths, "ARGS="+args)
+		cmd.Env = append(os.Environ(), "PATH="+path, "GITHUB_OUTPUT="+out, "FORMAT="+format, "PATHS="+paths, "ARGS="+args,
+			"INSTANCETYPE="+filepath.Join(strings.SplitN(path, string(os.PathListSeparator), 2)[0], "instancetype"))
 		stdout, err := cmd.Output()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -189,48 +190,5 @@ func TestActionCheckStep(t *testing.T) {
 	if code, out, outputs := run("github", "examples/broken", "--exclude i*"); code != 0 || outputs["status"] != "1" ||
 		strings.Contains(out, "instance_types.yaml") || !strings.Contains(out, "deployments.yaml") {
 		t.Errorf("github with a pattern in args: exit %d, outputs %v\n%s", code, outputs, out)
-	}
-}
-
-// TestActionInstallStep runs the script of the action's install step with a go on PATH
-// that records what it is asked: the version input when set, else the action's own ref,
-// else latest, with a notice.
-func TestActionInstallStep(t *testing.T) {
-	a, _ := readAction(t)
-	var script string
-	for _, s := range a.Runs.Steps {
-		if strings.HasPrefix(s.Name, "Install") {
-			script = s.Run
-		}
-	}
-	if script == "" {
-		t.Fatal("no install step")
-	}
-	if a.Inputs["version"].Default != "" {
-		t.Errorf("the version input defaults to %q; want the action's own ref (empty)", a.Inputs["version"].Default)
-	}
-	bin := t.TempDir()
-	log := filepath.Join(bin, "go.log")
-	fake := "#!/bin/sh\n[ \"$1\" = env ] && { echo /gopath; exit 0; }\necho \"$@\" >>" + log + "\n"
-	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(fake), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct{ version, ref, want string }{
-		{"", "v0.1.0", "install github.com/amlarc-go/instancetypes/cmd/instancetype@v0.1.0"},
-		{"v0.2.0", "v0.1.0", "install github.com/amlarc-go/instancetypes/cmd/instancetype@v0.2.0"},
-		{"", "", "install github.com/amlarc-go/instancetypes/cmd/instancetype@latest"},
-	} {
-		os.Remove(log)
-		cmd := exec.Command("bash", "-e", "-c", script)
-		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-			"GITHUB_PATH="+filepath.Join(bin, "github-path"), "VERSION="+tt.version, "ACTION_REF="+tt.ref)
-		out, err := cmd.CombinedOutput()
-		got, _ := os.ReadFile(log)
-		if err != nil || strings.TrimSpace(string(got)) != tt.want {
-			t.Errorf("version %q, ref %q: %v, go %q; want %q\n%s", tt.version, tt.ref, err, got, tt.want, out)
-		}
-		if notice := strings.Contains(string(out), "::notice"); notice != (tt.version == "" && tt.ref == "") {
-			t.Errorf("version %q, ref %q: output %q", tt.version, tt.ref, out)
-		}
 	}
 }

@@ -7,6 +7,7 @@
 //	kubectl instancetype resolve  [flags] [PATH...]   # what each deployment and job gets
 //	kubectl instancetype list     [flags] [PATH...]   # the catalog: the cluster's instance types
 //	kubectl instancetype capacity [-o text|json] [--pool-label L] [--node-selector k=v]
+//	kubectl instancetype completion bash|zsh|fish       # the completion script of kubectl-instancetype
 //	kubectl instancetype version | help [COMMAND]
 //
 // validate, resolve and list are instancetype's commands (package cmd/instancetype/cli of the root

@@ -75,6 +75,7 @@ Usage:
   kubectl instancetype plan     [flags] [PATH...]   how each instance type packs on each node pool
   kubectl instancetype suggest  [flags]             right-sized instance types for each node pool
   kubectl instancetype rules                        the rules: ids, what each checks, docs
+  kubectl instancetype completion SHELL             a completion script: bash, zsh or fish
   kubectl instancetype version                      print the version
   kubectl instancetype help [COMMAND]               show help for a command
 

@@ -65,7 +65,10 @@ func (pl *plugin) program() cli.Program {
 		Flags:     func(_ string, fs *flag.FlagSet) { pl.addFlags(fs) },
 		FlagsHelp: clusterHelp + pl.flagUsages(),
 		Inputs:    pl.inputs,
-		Commands:  []cli.Command{{Name: "capacity", Help: capacityHelp + pl.flagUsages(), Run: pl.capacity}},
+		Commands: []cli.Command{
+			{Name: "capacity", Help: capacityHelp + pl.flagUsages(), Run: pl.capacity},
+			{Name: "completion", Help: completionHelp, Run: pl.completion},
+		},
 	}
 }
 

@@ -125,8 +125,18 @@ func wantsHelp(args []string) bool {
 	return false
 }
 
-// version is the module version the binary was built from, or "(devel)".
+// stampedVersion is the version of a build from a checkout rather than from a module
+// download, which has no module version of its own: the release builds (.goreleaser.yaml)
+// and the GitHub Action (action.yml) set it with
+// -ldflags "-X github.com/amlarc-go/instancetypes/cmd/instancetype/cli.stampedVersion=vX.Y.Z".
+var stampedVersion string
+
+// version is the version the linker stamped, else the module version the binary was built
+// from (go install …@vX.Y.Z), else "(devel)".
 func version() string {
+	if stampedVersion != "" {
+		return stampedVersion
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		return bi.Main.Version
 	}
