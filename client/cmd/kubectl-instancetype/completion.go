@@ -13,7 +13,7 @@ import (
 
 // The plugin's completion, made from what the plugin takes: its commands, the flags of
 // validate, resolve and list (instancetype's, kubectl's connection flags, the bounds of
-// the lists) and of capacity, with the values of -o and --ignore and file names where a
+// the lists), of capacity and of plan and suggest, with the values of -o and --ignore and file names where a
 // flag takes a file. The scripts complete the command kubectl-instancetype; kubectl's own
 // completion of kubectl instancetype asks a kubectl_complete-instancetype on PATH, which
 // this plugin does not ship.
@@ -39,6 +39,8 @@ var complCommands = []complCommand{
 	{"resolve", "what each deployment and job really gets"},
 	{"list", "the catalog: the cluster's instance types"},
 	{"capacity", "how many more pods of each instance type fit now"},
+	{"plan", "how each instance type packs on each node pool"},
+	{"suggest", "right-sized instance types for each node pool"},
 	{"rules", "list the rules, their ids and docs"},
 	{"completion", "print a shell completion script"},
 	{"version", "print the version"},
@@ -81,6 +83,53 @@ var capacityFlags = []complFlag{
 
 // fileFlags are kubectl's connection flags that take a file.
 var fileFlags = map[string]bool{"kubeconfig": true, "certificate-authority": true, "client-certificate": true, "client-key": true, "cache-dir": true}
+
+// planFlags are the flags of plan (-o is text or json for plan, yaml or json for
+// suggest, which takes the others but --catalog and --exclude), before the plugin's.
+var planFlags = []complFlag{
+	{[]string{"-o", "--output"}, "text json yaml", "output format"},
+	{[]string{"--nodes"}, "file", "more nodes, after the cluster's"},
+	{[]string{"--catalog"}, "file", "more instance types, after the cluster's (plan)"},
+	{[]string{"--exclude"}, "free", "skip matching paths in walks (plan)"},
+	{[]string{"--pool-label"}, "free", "the node label that names a pool"},
+	{[]string{"--workload"}, "deployment job", "whose per-pod overhead counts"},
+	{[]string{"--overhead-node"}, "none", "the overhead of each node: cpu=..,memory=.. or none"},
+	{[]string{"--overhead-pod"}, "none", "the overhead of each pod: cpu=..,memory=.. or none"},
+	{[]string{"--node-selector"}, "free", "the nodeSelector of the Azure ML extension"},
+	{[]string{"--tolerate"}, "free", "a toleration beside those of Azure ML pods"},
+	{[]string{"--config"}, "file", "the config file"},
+	{[]string{"--help"}, "", "show help"},
+}
+
+// suggestFlags are plan's but --catalog and --exclude: suggest reads no PATH.
+func suggestFlags() []complFlag {
+	var out []complFlag
+	for _, f := range planFlags {
+		if f.names[0] != "--catalog" && f.names[0] != "--exclude" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// complGroup is commands that take the same flags, and whether they take PATHs.
+type complGroup struct {
+	cmds  []string
+	flags []complFlag
+	paths bool
+}
+
+// groups are the plugin's commands by the flags they take.
+func (pl *plugin) groups() []complGroup {
+	plugin := pl.pluginFlags()
+	join := func(a []complFlag) []complFlag { return append(append([]complFlag(nil), a...), plugin...) }
+	return []complGroup{
+		{[]string{"validate", "resolve", "list"}, join(checkFlags()), true},
+		{[]string{"capacity"}, join(capacityFlags), false},
+		{[]string{"plan"}, join(planFlags), true},
+		{[]string{"suggest"}, join(suggestFlags()), false},
+	}
+}
 
 // pluginFlags are kubectl's connection flags and the bounds of the lists, as the plugin
 // registers them (plugin.addFlags), every command but rules, version, completion and help
@@ -127,15 +176,14 @@ func (pl *plugin) completion(args []string, e cli.Env) int {
 		fmt.Fprintf(e.Stderr, "%s completion: name one shell: bash, zsh or fish\n\n%s", name, completionHelp)
 		return cli.ExitUsage
 	}
-	check := append(checkFlags(), pl.pluginFlags()...)
-	capacity := append(append([]complFlag(nil), capacityFlags...), pl.pluginFlags()...)
+	groups := pl.groups()
 	switch args[0] {
 	case "bash":
-		fmt.Fprint(e.Stdout, bashScript(check, capacity))
+		fmt.Fprint(e.Stdout, bashScript(groups))
 	case "zsh":
-		fmt.Fprint(e.Stdout, zshScript(check, capacity))
+		fmt.Fprint(e.Stdout, zshScript(groups))
 	case "fish":
-		fmt.Fprint(e.Stdout, fishScript(check, capacity))
+		fmt.Fprint(e.Stdout, fishScript(groups))
 	default:
 		fmt.Fprintf(e.Stderr, "%s completion: unknown shell %s: want bash, zsh or fish\n", name, cli.EscapeMessage(fmt.Sprintf("%q", args[0])))
 		return cli.ExitUsage
@@ -211,7 +259,16 @@ func commandNames() string {
 	return strings.Join(out, " ")
 }
 
-func bashScript(check, capacity []complFlag) string {
+func bashScript(groups []complGroup) string {
+	var cases strings.Builder
+	for _, g := range groups {
+		fmt.Fprintf(&cases, "\t%s)\n%s", strings.Join(g.cmds, " | "), bashCase(g.flags))
+		if g.paths {
+			fmt.Fprintf(&cases, "\t\tif [[ $cur == -* ]]; then\n\t\t\tmapfile -t COMPREPLY < <(compgen -W %q -- \"$cur\")\n\t\telse\n\t\t\tmapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n\t\tfi\n\t\t;;\n", names(g.flags, nil))
+		} else {
+			fmt.Fprintf(&cases, "\t\t[[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W %q -- \"$cur\")\n\t\t;;\n", names(g.flags, nil))
+		}
+	}
 	return `# bash completion of kubectl-instancetype, made by: kubectl-instancetype completion bash
 # Load it with: source <(kubectl-instancetype completion bash)
 _kubectl_instancetype() {
@@ -222,17 +279,7 @@ _kubectl_instancetype() {
 		return
 	fi
 	case ${COMP_WORDS[1]} in
-	validate | resolve | list)
-` + bashCase(check) + `		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "` + names(check, nil) + `" -- "$cur")
-		else
-			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-		fi
-		;;
-	capacity)
-` + bashCase(capacity) + `		[[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "` + names(capacity, nil) + `" -- "$cur")
-		;;
-	completion)
+` + cases.String() + `	completion)
 		[[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "` + complShells + `" -- "$cur")
 		;;
 	help)
@@ -275,10 +322,14 @@ func zshSpecs(flags []complFlag, paths bool) string {
 	return b.String()
 }
 
-func zshScript(check, capacity []complFlag) string {
-	var cmds strings.Builder
+func zshScript(groups []complGroup) string {
+	var cmds, arrays, cases strings.Builder
 	for _, c := range complCommands {
 		fmt.Fprintf(&cmds, "\t\t'%s:%s'\n", c.name, quoteDesc(c.desc))
+	}
+	for i, g := range groups {
+		fmt.Fprintf(&arrays, "\tlocal -a flags%d=(\n%s\t)\n", i, zshSpecs(g.flags, g.paths))
+		fmt.Fprintf(&cases, "\t%s)\n\t\tshift words\n\t\t(( CURRENT-- ))\n\t\t_arguments -s $flags%d\n\t\t;;\n", strings.Join(g.cmds, " | "), i)
 	}
 	return `#compdef kubectl-instancetype
 # zsh completion of kubectl-instancetype, made by: kubectl-instancetype completion zsh
@@ -289,26 +340,12 @@ compdef _kubectl-instancetype kubectl-instancetype
 _kubectl-instancetype() {
 	local -a commands=(
 ` + cmds.String() + `	)
-	local -a check=(
-` + zshSpecs(check, true) + `	)
-	local -a capacity=(
-` + zshSpecs(capacity, false) + `	)
-	if (( CURRENT == 2 )); then
+` + arrays.String() + `	if (( CURRENT == 2 )); then
 		_describe -t commands 'kubectl-instancetype command' commands
 		return
 	fi
 	case $words[2] in
-	validate | resolve | list)
-		shift words
-		(( CURRENT-- ))
-		_arguments -s $check
-		;;
-	capacity)
-		shift words
-		(( CURRENT-- ))
-		_arguments -s $capacity
-		;;
-	completion)
+` + cases.String() + `	completion)
 		(( CURRENT == 3 )) && compadd ` + complShells + `
 		;;
 	help)
@@ -349,7 +386,7 @@ func fishFlags(flags []complFlag, cond string) string {
 	return b.String()
 }
 
-func fishScript(check, capacity []complFlag) string {
+func fishScript(groups []complGroup) string {
 	var b strings.Builder
 	b.WriteString(`# fish completion of kubectl-instancetype, made by: kubectl-instancetype completion fish
 # Load it with: kubectl-instancetype completion fish | source
@@ -359,9 +396,13 @@ complete -c kubectl-instancetype -f
 	for _, c := range complCommands {
 		fmt.Fprintf(&b, "complete -c %s -n __fish_use_subcommand -a %s -d '%s'\n", binary, c.name, quoteDesc(c.desc))
 	}
-	b.WriteString(fishFlags(check, "'__fish_seen_subcommand_from validate resolve list'"))
-	fmt.Fprintf(&b, "complete -c %s -n '__fish_seen_subcommand_from validate resolve list' -F\n", binary)
-	b.WriteString(fishFlags(capacity, "'__fish_seen_subcommand_from capacity'"))
+	for _, g := range groups {
+		cond := "'__fish_seen_subcommand_from " + strings.Join(g.cmds, " ") + "'"
+		b.WriteString(fishFlags(g.flags, cond))
+		if g.paths {
+			fmt.Fprintf(&b, "complete -c %s -n %s -F\n", binary, cond)
+		}
+	}
 	fmt.Fprintf(&b, "complete -c %s -n '__fish_seen_subcommand_from completion' -x -a '%s'\n", binary, complShells)
 	fmt.Fprintf(&b, "complete -c %s -n '__fish_seen_subcommand_from help' -x -a '%s'\n", binary, commandNames())
 	return b.String()

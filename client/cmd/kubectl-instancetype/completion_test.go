@@ -54,7 +54,7 @@ func TestCompletionScripts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	all := []string{"capacity", "completion", "help", "list", "resolve", "rules", "validate", "version"}
+	all := []string{"capacity", "completion", "help", "list", "plan", "resolve", "rules", "suggest", "validate", "version"}
 	t.Run("bash", func(t *testing.T) {
 		bash := shell(t, "bash")
 		s := script(t, "bash")
@@ -165,8 +165,10 @@ func TestCompletionScripts(t *testing.T) {
 	})
 }
 
-// longFlag is a --flag in a help text.
-var longFlag = regexp.MustCompile(`(?m)(?:^|[\s,(])(--[a-z][a-z0-9-]*)`)
+// longFlag is a --flag a help text lists: the first on a line of the flags' lists (the
+// prose around them may name another command's flag, as the cluster's part of the help
+// names --catalog for every command).
+var longFlag = regexp.MustCompile(`(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z0-9-]*)`)
 
 // TestCompletionFlags: every flag the scripts offer for a command is one the command takes,
 // and every flag its help names is offered, so that the scripts follow the flags.
@@ -175,15 +177,7 @@ func TestCompletionFlags(t *testing.T) {
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
 	pl := newPlugin()
-	check := append(checkFlags(), pl.pluginFlags()...)
-	capacity := append(append([]complFlag(nil), capacityFlags...), pl.pluginFlags()...)
-	for _, tt := range []struct {
-		cmds  []string
-		flags []complFlag
-	}{
-		{[]string{"validate", "resolve", "list"}, check},
-		{[]string{"capacity"}, capacity},
-	} {
+	for _, tt := range pl.groups() {
 		offered := map[string]bool{}
 		for _, f := range tt.flags {
 			for _, n := range f.names {
