@@ -269,9 +269,9 @@ func hostileCases() []hostileCase {
 			},
 			code: cli.ExitFindings,
 			want: []string{
-				`FILE:6: spec.resources.requests[cpu]: Invalid value: "1e3061300070": out of range`,
-				`FILE:6: spec.resources.requests[memory]: Invalid value: "1e3061300070": out of range`,
-				`FILE:7: spec.resources.limits[cpu]: Invalid value: "1e3061300070": out of range`,
+				`FILE:6: spec.resources.requests[cpu]: Invalid value: "1e3061300070": the exponent must have at most 3 digits`,
+				`FILE:6: spec.resources.requests[memory]: Invalid value: "1e3061300070": the exponent must have at most 3 digits`,
+				`FILE:7: spec.resources.limits[cpu]: Invalid value: "1e3061300070": the exponent must have at most 3 digits`,
 			},
 		},
 		{
