@@ -168,6 +168,9 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 	case rules.LongExponent:
 		return append(errs, field.Invalid(l.key(s), bad, "the exponent must have at most "+strconv.Itoa(rules.MaxExponentDigits)+
 			" digits: the API server's schema for instance types refuses more; write "+shorterForm(a, c)).WithOrigin(who.rule(c)))
+	case rules.BinaryAtCap:
+		return append(errs, field.Invalid(l.key(s), bad, "out of range: the API server caps a value written with a binary suffix at 9223372036854775807 (2^63-1), "+
+			"so its schema for instance types refuses that value written so; write 9223372036854775807, or less").WithOrigin(who.rule(c)))
 	case rules.Spaced:
 		return append(errs, field.Invalid(l.key(s), bad, "must not have white space around it: the API server's schema for instance types refuses it; write "+
 			clip.Quote(strings.TrimSpace(a.String()))).WithOrigin(who.rule(c)))

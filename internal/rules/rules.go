@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/quantity"
 	"github.com/amlarc-go/instancetypes/selector"
 )
 
@@ -80,6 +81,10 @@ const (
 	// refuses text beyond them before it reads the quantity.
 	TooLong      // text of more than MaxAmountLen bytes
 	LongExponent // an exponent of more than MaxExponentDigits digits ("2e+0009")
+	// BinaryAtCap: 2^63−1 written with a binary suffix ("9007199254740991.9990234375Ki"),
+	// the value at which apimachinery caps larger binary ones ("10Ei"), so that the CRD's
+	// rules cannot tell it from them, and refuse it.
+	BinaryAtCap
 )
 
 // The bounds of the InstanceType CRD (client/manifests/crd) on a resource value written
@@ -143,8 +148,17 @@ func CheckInstanceType(name instancetype.ResourceName, a instancetype.Amount) Pr
 	case ExponentDigits(a.String()) > MaxExponentDigits:
 		return LongExponent
 	}
-	return Check(name, a)
+	p := Check(name, a)
+	if p == None && strings.HasSuffix(a.String(), "i") {
+		if q, _ := a.Quantity(); q.Cmp(maxInt64) == 0 {
+			return BinaryAtCap
+		}
+	}
+	return p
 }
+
+// maxInt64 is 2^63−1 as a quantity.
+var maxInt64 = quantity.MustParse("9223372036854775807")
 
 // UsableInInstanceType reports whether the entry name: a of an instance type has no
 // problem (CheckInstanceType), so that comparisons may use it.

@@ -125,6 +125,13 @@ func TestCheckInstanceType(t *testing.T) {
 		{"memory", instancetype.AmountFromString(" 2Gi"), Spaced},
 		{"cpu", instancetype.MustParseAmount("0"), NotPositive},
 		{"nvidia.com/gpu", instancetype.MustParseAmount("1.5"), Fractional},
+		{"memory", instancetype.MustParseAmount("9007199254740991.9990234375Ki"), BinaryAtCap},
+		{"memory", instancetype.ParseAmount("9007199254740991.99902343749Ki"), Invalid}, // more digits than an int64 holds
+		{"memory", instancetype.MustParseAmount("9007199254740990Ki"), None},
+		{"memory", instancetype.MustParseAmount("9223372036854775807e0"), None},
+		{"memory", instancetype.MustParseAmount("9223372036854775807"), None},
+		{"memory", instancetype.ParseAmount("8Ei"), Invalid},
+		{"nvidia.com/gpu", instancetype.MustParseAmount("9007199254740991.9990234375Ki"), BinaryAtCap},
 	} {
 		if got := CheckInstanceType(tc.name, tc.amount); got != tc.want {
 			t.Errorf("CheckInstanceType(%q, %q) = %v; want %v", tc.name, tc.amount.String(), got, tc.want)
