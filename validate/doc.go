@@ -47,7 +47,9 @@
 //	R2    ... text of more than 64 bytes, or an         Invalid       the same
 //	      exponent of more than 3 digits ("2e+0009"):
 //	      the bounds of the CRD (R3 for an extended
-//	      resource)
+//	      resource); 2^63-1 written with a binary
+//	      suffix, which the API server cannot tell
+//	      from a larger value it caps
 //	RaL   cpu or memory request above its limit         Invalid       spec.resources.requests[cpu|memory]
 //	R3    extended resource not a whole number, or < 0  Invalid       spec.resources.limits[nvidia.com/gpu]
 //	R3    extended resource in requests                 Forbidden     spec.resources.requests[nvidia.com/gpu]
