@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"strconv"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
@@ -37,7 +39,9 @@ func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts resol
 	errs = validateObjectMeta(&it.ObjectMeta, fldPath, errs)
 	sel := at{fldPath, pathSpecNodeSelector}
 	if n := len(it.Spec.NodeSelector); n > MaxNodeSelectorEntries {
-		errs = append(errs, field.TooMany(sel.path(), n, MaxNodeSelectorEntries).WithOrigin(rules.R4))
+		e := field.TooMany(sel.path(), n, MaxNodeSelectorEntries).WithOrigin(rules.R4)
+		e.Detail = "must have at most " + strconv.Itoa(MaxNodeSelectorEntries) + " entries: the API server's schema for instance types allows no more"
+		errs = append(errs, e)
 	}
 	errs = validateLabels(it.Spec.NodeSelector, sel, rules.R4, errs)
 	errs = validateExtensionSelector(it.Spec.NodeSelector, opts.NodeSelector, opts.StrictSubset, sel, errs)
