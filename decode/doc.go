@@ -18,8 +18,12 @@
 //     a boolean where a string belongs (a label's value, a name) says how kubectl reads
 //     what is written, and how to quote it: spot: yes is the boolean true to kubectl. The
 //     value is quoted as written, from the document's text (Written).
-//   - Resource amounts are strings or numbers, as Kubernetes takes them: a number is the
-//     JSON number kubectl sends (010 is 8).
+//   - Resource amounts are strings or numbers: a number is the JSON number kubectl sends
+//     (010 is 8). Where the CRD types them int-or-string (an instance type's requests and
+//     limits), a number must reach the API server as an integer of 64 bits: kubectl sends
+//     a whole one written 1.0 or 1e3 as 1 or 1000, which is read so; any other (1.5, 1e-3,
+//     beyond 2^63-1) is a finding of rule wrong-type that refuses the value (quote it). A
+//     node's allocatable takes any number, as Kubernetes' quantities do.
 //   - A key set twice in any mapping is a finding (rule duplicate-key) at the second, the
 //     last value in effect, as kubectl keeps it (Duplicates).
 //   - Of a Node, only what the fit check needs is decoded.

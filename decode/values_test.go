@@ -44,10 +44,21 @@ func TestQuantityScalars(t *testing.T) {
 		{"0b101", "5", ""},
 		{"1_000", "1000", ""},
 		{"+1", "1", ""},
-		{".5", "0.5", ""},
-		{"0.5", "0.5", ""},
 		{"1.5e3", "1500", ""},
-		{"0.1e-2", "0.001", ""},
+		{"1.0", "1", ""},   // kubectl sends a whole float as the integer it is,
+		{"2.0e0", "2", ""}, // which the CRD's int-or-string takes
+		{"9223372036854775807", "9223372036854775807", ""},
+		{"-9223372036854775808", "-9223372036854775808", ""},
+		{"9.2e18", "9200000000000000000", ""},
+		// A number that reaches the API server as a float: its schema refuses it (the
+		// value is kept as written, and the finding refuses it).
+		{".5", "0.5", "FieldValueTypeInvalid"},
+		{"0.5", "0.5", "FieldValueTypeInvalid"},
+		{"1.5", "1.5", "FieldValueTypeInvalid"},
+		{"0.1e-2", "0.001", "FieldValueTypeInvalid"},
+		{"9223372036854775808", "9223372036854775808", "FieldValueTypeInvalid"},
+		{"18446744073709551615", "18446744073709551615", "FieldValueTypeInvalid"},
+		{"1e21", "1e+21", "FieldValueTypeInvalid"},
 		{"1e400", "1e400", ""}, // no float64: kubectl sends the text
 		{`"010"`, "010", ""},
 		{"'0x10'", "0x10", ""},
@@ -77,6 +88,39 @@ func TestQuantityScalars(t *testing.T) {
 		}
 		if tt.bad != "" && (!Refuses(errs[0]) || errs[0].Field != "spec.resources.limits[memory]") {
 			t.Errorf("Document(memory: %s): %v; want a finding that refuses the value at spec.resources.limits[memory]", tt.yaml, errs[0])
+		}
+	}
+}
+
+// In a JSON document numbers are kept as written (1.0, 1e3), and read as kubectl sends
+// them: a whole one as the integer it is, any other a finding, as the CRD's int-or-string
+// refuses it.
+func TestQuantityJSONNumbers(t *testing.T) {
+	tests := []struct {
+		json, want string
+		bad        bool
+	}{
+		{"1", "1", false},
+		{"1.0", "1", false},
+		{"1e3", "1000", false},
+		{"1E+3", "1000", false},
+		{"-0", "-0", false},
+		{"-0.0", "0", false},
+		{"9223372036854775807", "9223372036854775807", false},
+		{"9.223372036854775e18", "9223372036854774784", false}, // the float below 2^63
+		{"1.5", "1.5", true},
+		{"1e-3", "1e-3", true},
+		{"9223372036854775808", "9223372036854775808", true},
+		{"1e19", "1e19", true},
+		{`"1.5"`, "1.5", false},
+	}
+	for _, tt := range tests {
+		r, errs := instanceTypeOf(t, `{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType","metadata":{"name":"a"},"spec":{"resources":{"limits":{"cpu":`+tt.json+`}}}}`)
+		if got := r.InstanceTypes[0].Object.Spec.Resources.Limits["cpu"]; got.String() != tt.want {
+			t.Errorf("Document(cpu: %s) = %q; want %q", tt.json, got, tt.want)
+		}
+		if bad := len(errs) > 0; bad != tt.bad || bad && (errs[0].Origin != "wrong-type" || errs[0].Field != "spec.resources.limits[cpu]" || !Refuses(errs[0])) {
+			t.Errorf("Document(cpu: %s) findings %v; want a finding: %v", tt.json, errs, tt.bad)
 		}
 	}
 }

@@ -14,11 +14,25 @@ import (
 // ErrUnset is returned by [Amount.Quantity] for an amount that was missing or null.
 var ErrUnset = errors.New("instancetype: resource value is not set")
 
+// The schema of the CRD (client/manifests/crd) for a resource value. Its rules: a string
+// or an integer (the schema says so too; the rule is for the admission policy, which
+// meets objects no schema checked); and a quantity that fits in 64 bits, as package
+// quantity holds it: at most 2^63-1, not 2^63-1 written with a binary suffix (apimachinery
+// caps larger binary values at 2^63-1, so that CEL cannot tell them apart), and no more
+// significant digits than an int64 holds, which is checked exactly: Q.sub(I), for an
+// integer I within a few thousand of Q (from its float approximation), is a quantity of a
+// few thousand whose float approximation is exact to 10^-12, so that m, its value times
+// 10^9 rounded, is exact, and m's trailing zeros count Q's fraction digits f; Q*10^f must
+// then be at most 2^63-1. The guards before isQuantity keep exponents apimachinery cannot
+// parse in time away from it, as the CRD's other rules do.
+
 // +k8s:deepcopy-gen=false
 // +kubebuilder:validation:Type=string
 // +kubebuilder:validation:XIntOrString
 // +kubebuilder:validation:MaxLength=64
 // +kubebuilder:validation:Pattern=`^[+-]?[0-9]*[.]?[0-9]*([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]{1,3})?$`
+// +kubebuilder:validation:XValidation:rule="type(self) == string || type(self) == int",message="must be a string or an integer, not a number with a fraction: quote it"
+// +kubebuilder:validation:XValidation:rule="!(size(string(self)) <= 64 && (string(self).lastIndexOf('e') < 0 || size(string(self)) - string(self).lastIndexOf('e') <= 5) && (string(self).lastIndexOf('E') < 0 || size(string(self)) - string(self).lastIndexOf('E') <= 5) && isQuantity(string(self))) || quantity(string(self)).isLessThan(quantity('0')) || (!quantity(string(self)).isGreaterThan(quantity('9223372036854775807')) && !(string(self).endsWith('i') && quantity(string(self)).compareTo(quantity('9223372036854775807')) == 0) && (!quantity(string(self)).isGreaterThan(quantity('9223372036.854775807')) || (int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 10 == 0 && (!quantity(string(self)).isGreaterThan(quantity('92233720368.54775807')) || (int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 100 == 0 && (!quantity(string(self)).isGreaterThan(quantity('922337203685.4775807')) || (int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 1000 == 0 && (!quantity(string(self)).isGreaterThan(quantity('9223372036854.775807')) || (int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 10000 == 0 && (!quantity(string(self)).isGreaterThan(quantity('92233720368547.75807')) || (int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 100000 == 0 && (!quantity(string(self)).isGreaterThan(quantity('922337203685477.5807')) || (int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 1000000 == 0 && (!quantity(string(self)).isGreaterThan(quantity('9223372036854775.807')) || (int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 10000000 == 0 && (!quantity(string(self)).isGreaterThan(quantity('92233720368547758.07')) || (int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 100000000 == 0 && (!quantity(string(self)).isGreaterThan(quantity('922337203685477580.7')) || int(quantity(string(self)).sub(int(quantity(string(self)).asApproximateFloat() - 4096.0)).asApproximateFloat() * 1000000000.0 + 0.5) % 1000000000 == 0))))))))))))))))))",message="must be at most 9223372036854775807 (2^63-1), held exactly in 64 bits: no more significant digits than that, and below it when written with a binary suffix such as Ki, which the API server caps at 2^63-1"
 
 // Amount is one resource value as written in a manifest: its text, and the quantity that
 // text denotes when it is one.

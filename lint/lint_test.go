@@ -117,7 +117,7 @@ func TestCatalog(t *testing.T) {
 // decoding refused gets no second finding from validation.
 func TestOneMistakeOneFinding(t *testing.T) {
 	r := run(t, lint.Options{},
-		"t.yaml", instanceType("zero", "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"0\", memory: 2Gi, nvidia.com/gpu: 1.5}\n"),
+		"t.yaml", instanceType("zero", "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"0\", memory: 2Gi, nvidia.com/gpu: \"1.5\"}\n"),
 		"d.yaml", "endpoint_name: e\ninstance_type: zero\nresources:\n  requests: {cpu: 100m, memory: 1Gi}\n  limits: {cpu: \"1\", memory: 1Gi, nvidia.com/gpu: \"2\"}\n")
 	want := []string{
 		"t.yaml:8: spec.resources.limits[cpu]: FieldValueInvalid",

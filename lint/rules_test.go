@@ -38,7 +38,7 @@ var ruleCases = []struct {
 }{
 	{"R1", []string{"a.yaml", instanceType("Bad_Name", okResources)}, nil},
 	{"R2", []string{"a.yaml", instanceType("a", "    requests: {cpu: \"0\", memory: 1Gi}\n    limits: {cpu: \"1\", memory: 2Gi}\n")}, nil},
-	{"R3", []string{"a.yaml", instanceType("a", "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"1\", memory: 2Gi, nvidia.com/gpu: 1.5}\n")}, nil},
+	{"R3", []string{"a.yaml", instanceType("a", "    requests: {cpu: 500m, memory: 1Gi}\n    limits: {cpu: \"1\", memory: 2Gi, nvidia.com/gpu: \"1.5\"}\n")}, nil},
 	{"R4", []string{"a.yaml", instanceType("a", okResources) + "  nodeSelector: {pool: \"bad value!\"}\n"}, nil},
 	{"R6", []string{"a.yaml", deployment("instance_type: missing\n"), "t.yaml", gpuType}, nil},
 	{"R7", []string{"a.yaml", instanceType("a", okResources) + "  nodeSelector: {pool: gpu}\n"},

@@ -166,8 +166,8 @@ func each(l instancetype.ResourceList, fn func(instancetype.ResourceName, instan
 
 // checkLimits appends an error for each limit of a deployment's own limits that exceeds
 // the limit of its instance type, or asks for an extended resource the type lacks. Only
-// usable amounts take part (rules.Usable): one with a problem of its own is validate's to
-// report, here or in the instance type.
+// usable amounts take part (rules.Usable, and rules.UsableInInstanceType for the type's):
+// one with a problem of its own is validate's to report, here or in the instance type.
 func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList, typeName string,
 	w *workload.Workload, root *field.Path) field.ErrorList {
 	each(own, func(name instancetype.ResourceName, l instancetype.Amount) {
@@ -177,7 +177,7 @@ func checkLimits(errs field.ErrorList, own, typeLimits instancetype.ResourceList
 		lq, _ := l.Quantity()
 		tl := typeLimits[name]
 		switch {
-		case rules.Usable(name, tl):
+		case rules.UsableInInstanceType(name, tl):
 			if tq, _ := tl.Quantity(); lq.Cmp(tq) > 0 {
 				errs = append(errs, field.Invalid(w.ResourcesPath(root).Child("limits").Key(string(name)), clip.String(l.String()),
 					"must be less than or equal to the "+clip.String(string(name))+" limit of instance type "+
@@ -203,7 +203,7 @@ func checkRequests(errs field.ErrorList, p *Placement, w *workload.Workload, roo
 		if !limit.IsSet() {
 			limit, ofType = p.typ[name], true
 		}
-		if !rules.Usable(name, limit) {
+		if ofType && !rules.UsableInInstanceType(name, limit) || !ofType && !rules.Usable(name, limit) {
 			return
 		}
 		rq, _ := r.Quantity()

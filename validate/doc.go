@@ -44,17 +44,34 @@
 //	R2    ... written as ""                             Invalid       spec.resources.limits[memory] ...
 //	R2    ... not a quantity ("2Gx", "1e400")           Invalid       the same
 //	R2    ... zero or negative                          Invalid       the same
+//	R2    ... text of more than 64 bytes, or an         Invalid       the same
+//	      exponent of more than 3 digits ("2e+0009"):
+//	      the bounds of the CRD (R3 for an extended
+//	      resource); 2^63-1 written with a binary
+//	      suffix, which the API server cannot tell
+//	      from a larger value it caps
 //	RaL   cpu or memory request above its limit         Invalid       spec.resources.requests[cpu|memory]
 //	R3    extended resource not a whole number, or < 0  Invalid       spec.resources.limits[nvidia.com/gpu]
 //	R3    extended resource in requests                 Forbidden     spec.resources.requests[nvidia.com/gpu]
+//	R3    more than 16 resources in requests or in      TooMany       spec.resources.limits (or requests)
+//	      limits (nulls not counted), the CRD's bound
 //	RN    unqualified name other than cpu and memory    NotSupported  spec.resources.limits[cpus]
 //	      ("cpus", "gpu", "mem", "CPU"; with a did-you-mean)
 //	RN    qualified name that is no extended resource   Invalid       spec.resources.limits[Nvidia.com/gpu]
 //	      (not a qualified name, kubernetes.io domain,
 //	      "requests." prefix)
 //	R4    nodeSelector key or value not a valid label   Invalid       spec.nodeSelector[KEY]
+//	R4    more than 64 nodeSelector entries, the CRD's  TooMany       spec.nodeSelector
+//	      bound
 //	R7    key the extension's selector sets otherwise   Invalid       spec.nodeSelector[KEY]
 //	R7    with StrictSubset, pair the extension lacks   Invalid       spec.nodeSelector[KEY]
+//
+// The bounds of this project's CRD (client/manifests/crd) are checked, so that an
+// instance type that validates is one the API server takes: [MaxResources],
+// [MaxNodeSelectorEntries], and a value written as a string of at most 64 bytes with an
+// exponent, if any, of at most 3 digits. A value written as a number that is
+// not an integer is package decode's finding (rule wrong-type): the CRD types the values
+// int-or-string.
 //
 // Metadata the API server sets itself on a create is not checked: the namespace (cleared
 // on a cluster-scoped object), generation, managed fields, uid and timestamps; nor is a

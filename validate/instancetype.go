@@ -1,11 +1,24 @@
 package validate
 
 import (
+	"strconv"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
 	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/resolve"
+)
+
+// The bounds of this project's CRD (client/manifests/crd) on the maps of an instance
+// type, which the API server checks (maxProperties) and [InstanceType] checks too: the
+// CEL rules of the CRD need them to stay within its cost budget.
+const (
+	// MaxNodeSelectorEntries is the most entries spec.nodeSelector may have.
+	MaxNodeSelectorEntries = 64
+	// MaxResources is the most entries spec.resources.requests may have, and the most
+	// spec.resources.limits may have.
+	MaxResources = 16
 )
 
 // InstanceType validates one instance type against rules R1–R4 and R7, and returns every
@@ -25,6 +38,11 @@ func InstanceType(it *instancetype.InstanceType, fldPath *field.Path, opts resol
 	var errs field.ErrorList
 	errs = validateObjectMeta(&it.ObjectMeta, fldPath, errs)
 	sel := at{fldPath, pathSpecNodeSelector}
+	if n := len(it.Spec.NodeSelector); n > MaxNodeSelectorEntries {
+		e := field.TooMany(sel.path(), n, MaxNodeSelectorEntries).WithOrigin(rules.R4)
+		e.Detail = "must have at most " + strconv.Itoa(MaxNodeSelectorEntries) + " entries: the API server's schema for instance types allows no more"
+		errs = append(errs, e)
+	}
 	errs = validateLabels(it.Spec.NodeSelector, sel, rules.R4, errs)
 	errs = validateExtensionSelector(it.Spec.NodeSelector, opts.NodeSelector, opts.StrictSubset, sel, errs)
 	errs = validateResources(&it.Spec.Resources, at{fldPath, pathSpecLimits}, at{fldPath, pathSpecRequests}, ownerInstanceType, errs)

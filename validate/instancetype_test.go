@@ -50,6 +50,7 @@ func notSupported(f string) finding { return finding{field.ErrorTypeNotSupported
 func forbidden(f string) finding    { return finding{field.ErrorTypeForbidden, f} }
 func notFound(f string) finding     { return finding{field.ErrorTypeNotFound, f} }
 func duplicate(f string) finding    { return finding{field.ErrorTypeDuplicate, f} }
+func tooMany(f string) finding      { return finding{field.ErrorTypeTooMany, f} }
 
 func metaName(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Name: name} }
 
@@ -101,6 +102,31 @@ func setSelector(k, v string) func(*instancetype.InstanceType) {
 
 func unchanged(*instancetype.InstanceType) {}
 
+// addExtended sets n extended resources example.com/rI in limits, or in requests as null,
+// beside what the lists hold.
+func addExtended(n int, inRequests bool) func(*instancetype.InstanceType) {
+	return func(it *instancetype.InstanceType) {
+		for i := range n {
+			name := instancetype.ResourceName(fmt.Sprintf("example.com/r%d", i))
+			if inRequests {
+				it.Spec.Resources.Requests[name] = null
+			} else {
+				it.Spec.Resources.Limits[name] = amount("1")
+			}
+		}
+	}
+}
+
+// selectorOf gives the instance type a nodeSelector of n entries.
+func selectorOf(n int) func(*instancetype.InstanceType) {
+	return func(it *instancetype.InstanceType) {
+		it.Spec.NodeSelector = map[string]string{}
+		for i := range n {
+			it.Spec.NodeSelector[fmt.Sprintf("l%d", i)] = "v"
+		}
+	}
+}
+
 const (
 	limits   = "spec.resources.limits"
 	requests = "spec.resources.requests"
@@ -108,6 +134,9 @@ const (
 )
 
 var (
+	// Amounts of 64 bytes, the most the CRD takes, and of 65.
+	amount64  = "0.5" + strings.Repeat("0", 61)
+	amount65  = amount64 + "0"
 	extension = map[string]string{"mylabel": "mylabelvalue", "pool": "ml"}
 	long253   = strings.Repeat("a", 63) + "." + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." + strings.Repeat("d", 61)
 )
@@ -189,6 +218,35 @@ var instanceTypeTests = []struct {
 	{name: "requests.cpu zero millicores", change: setRequest("cpu", "0m"), want: []finding{invalid(requests + "[cpu]")}},
 	{name: "requests.cpu negative", change: setRequest("cpu", "-100m"), want: []finding{invalid(requests + "[cpu]")}},
 	{name: "requests.memory negative", change: setRequest("memory", "-1Gi"), want: []finding{invalid(requests + "[memory]")}},
+
+	// The bounds of the CRD on amounts (R2 for cpu and memory, R3 for extended resources).
+	{name: "requests.cpu of 64 bytes", change: setRequest("cpu", amount64)},
+	{name: "requests.cpu of 65 bytes", change: setRequest("cpu", amount65), want: []finding{invalid(requests + "[cpu]")}},
+	{name: "limits.memory of 65 bytes, not a quantity", change: setLimit("memory", strings.Repeat("9", 65)), want: []finding{invalid(limits + "[memory]")}},
+	{name: "gpu of 64 bytes", change: setLimit("nvidia.com/gpu", "1."+strings.Repeat("0", 62))},
+	{name: "gpu of 65 bytes", change: setLimit("nvidia.com/gpu", "1."+strings.Repeat("0", 63)), want: []finding{invalid(limits + "[nvidia.com/gpu]")}},
+	{name: "limits.memory exponent of 3 digits", change: setLimit("memory", "4e+009")},
+	{name: "limits.memory exponent of 4 digits", change: setLimit("memory", "4e+0009"), want: []finding{invalid(limits + "[memory]")}},
+	{name: "limits.memory exponent of 4 digits, below the request", change: setLimit("memory", "1e0009"), want: []finding{invalid(limits + "[memory]")}},
+	{name: "requests.cpu exponent of 4 digits", change: setRequest("cpu", "5E-0001"), want: []finding{invalid(requests + "[cpu]")}},
+	{name: "gpu exponent of 4 digits", change: setLimit("nvidia.com/gpu", "1e0000"), want: []finding{invalid(limits + "[nvidia.com/gpu]")}},
+	{name: "limits.memory exponent beyond int32", change: setLimit("memory", "1e3061300070"), want: []finding{invalid(limits + "[memory]")}},
+	{name: "limits.memory exa suffix", change: setLimit("memory", "1E")},
+	{name: "16 limits", change: addExtended(13, false)},
+	{name: "17 limits", change: addExtended(14, false), want: []finding{tooMany(limits)}},
+	{name: "17 requests, 15 of them null", change: addExtended(15, true)},
+	{name: "17 requests", change: func(it *instancetype.InstanceType) {
+		for i := range 15 {
+			it.Spec.Resources.Requests[instancetype.ResourceName(fmt.Sprintf("r%d", i))] = amount("1")
+		}
+	}, want: append([]finding{tooMany(requests)}, func() (fs []finding) {
+		for _, n := range []string{"r0", "r1", "r10", "r11", "r12", "r13", "r14", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9"} {
+			fs = append(fs, notSupported(requests+"["+n+"]"))
+		}
+		return fs
+	}()...)},
+	{name: "64 nodeSelector entries", change: selectorOf(64)},
+	{name: "65 nodeSelector entries", change: selectorOf(65), want: []finding{tooMany(nodeSel)}},
 
 	// Requests within limits.
 	{name: "requests.cpu above limit", change: setRequest("cpu", "1001m"), want: []finding{invalid(requests + "[cpu]")}},

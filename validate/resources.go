@@ -2,6 +2,7 @@ package validate
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -30,18 +31,44 @@ const (
 // then requests against limits.
 func validateResources(r *instancetype.ResourceRequirements, limits, requests at, who owner, errs field.ErrorList) field.ErrorList {
 	if who == ownerInstanceType {
+		errs = tooManyResources(r.Limits, limits, errs)
 		errs = requireCPUAndMemory(r.Limits, limits, "", who, errs)
 	} else if name, ok := askedExtended(r); ok {
 		errs = requireCPUAndMemory(r.Limits, limits, name, who, errs)
 	}
 	errs = validateList(r.Limits, r.Requests, false, limits, who, errs)
 
+	if who == ownerInstanceType {
+		errs = tooManyResources(r.Requests, requests, errs)
+	}
 	errs = requireCPUAndMemory(r.Requests, requests, "", who, errs)
 	errs = validateList(r.Requests, r.Limits, true, requests, who, errs)
 
 	if who == ownerInstanceType {
 		errs = requestWithinLimit(r.Requests, r.Limits, instancetype.ResourceCPU, requests, errs)
 		errs = requestWithinLimit(r.Requests, r.Limits, instancetype.ResourceMemory, requests, errs)
+	}
+	return errs
+}
+
+// tooManyResources reports an instance type's requests or limits list, found at l, with
+// more entries than the CRD allows (MaxResources), at the list: rule R3, since only
+// extended resources can make that many. Entries written as null do not count: the API
+// server drops them before it counts.
+func tooManyResources(list instancetype.ResourceList, l at, errs field.ErrorList) field.ErrorList {
+	if len(list) <= MaxResources {
+		return errs
+	}
+	n := 0
+	for _, a := range list {
+		if a.IsSet() {
+			n++
+		}
+	}
+	if n > MaxResources {
+		e := field.TooMany(l.path(), n, MaxResources).WithOrigin(rules.R3)
+		e.Detail = "must have at most " + strconv.Itoa(MaxResources) + " resources: the API server's schema for instance types allows no more"
+		return append(errs, e)
 	}
 	return errs
 }
@@ -109,6 +136,9 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 	s := string(name)
 	c := rules.Classify(name)
 	problem := rules.Check(name, a)
+	if who == ownerInstanceType {
+		problem = rules.CheckInstanceType(name, a)
+	}
 	switch problem {
 	case rules.UnknownName:
 		e := field.NotSupported(l.key(s), clip.String(s), supportedNames).WithOrigin(rules.ResourceName)
@@ -136,6 +166,15 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 			return append(errs, field.Invalid(l.key(s), bad, "not filled in: "+k.Describe()+"; write "+example(c)).WithOrigin(rules.Placeholder))
 		}
 		return append(errs, field.Invalid(l.key(s), bad, invalidAmountDetail(a, c)).WithOrigin(who.rule(c)))
+	case rules.TooLong:
+		return append(errs, field.Invalid(l.key(s), bad, "must be at most "+strconv.Itoa(rules.MaxAmountLen)+
+			" bytes long: the API server's schema for instance types refuses longer text; write "+shorterForm(a, c)).WithOrigin(who.rule(c)))
+	case rules.LongExponent:
+		return append(errs, field.Invalid(l.key(s), bad, "the exponent must have at most "+strconv.Itoa(rules.MaxExponentDigits)+
+			" digits: the API server's schema for instance types refuses more; write "+shorterForm(a, c)).WithOrigin(who.rule(c)))
+	case rules.BinaryAtCap:
+		return append(errs, field.Invalid(l.key(s), bad, "out of range: the API server caps a value written with a binary suffix at 9223372036854775807 (2^63-1), "+
+			"so its schema for instance types refuses that value written so; write 9223372036854775807, or less").WithOrigin(who.rule(c)))
 	case rules.Spaced:
 		return append(errs, field.Invalid(l.key(s), bad, "must not have white space around it: the API server's schema for instance types refuses it; write "+
 			clip.Quote(strings.TrimSpace(a.String()))).WithOrigin(who.rule(c)))
@@ -154,15 +193,26 @@ func validateEntry(name instancetype.ResourceName, a instancetype.Amount, other 
 	return errs
 }
 
-// requestWithinLimit reports a request of name above its limit, at the request.
+// shorterForm says how to write the amount a, whose text is too long or whose exponent
+// is, in a form the CRD takes: its canonical form when it is a quantity ("2e+0009" is
+// "2e9", "1.000…0Gi" is "1Gi"), else an example of its class c.
+func shorterForm(a instancetype.Amount, c rules.Class) string {
+	if q, err := a.Quantity(); err == nil {
+		return clip.Quote(q.String())
+	}
+	return example(c)
+}
+
+// requestWithinLimit reports a request of name above its limit, at the request. Only
+// amounts without a finding of their own are compared.
 func requestWithinLimit(requests, limits instancetype.ResourceList, name instancetype.ResourceName, req at, errs field.ErrorList) field.ErrorList {
 	r, l := requests[name], limits[name]
-	if !rules.Usable(name, r) || !rules.Usable(name, l) {
+	if !rules.UsableInInstanceType(name, r) || !rules.UsableInInstanceType(name, l) {
 		return errs // reported already
 	}
 	rq, _ := r.Quantity()
 	lq, _ := l.Quantity()
-	if rq.Sign() <= 0 || lq.Sign() <= 0 || rq.Cmp(lq) <= 0 {
+	if rq.Cmp(lq) <= 0 {
 		return errs
 	}
 	return append(errs, field.Invalid(req.key(string(name)), clip.String(r.String()),

@@ -64,16 +64,31 @@ type diffCase struct {
 
 // Documented differences (the client module's README lists them).
 const (
-	nonInteger  = "JSON numbers that are not integers: the CRD's int-or-string refuses 0.5, Kubernetes' quantities accept it"
-	valueRange  = "values beyond what an int64 holds: package quantity refuses them, CEL's quantity() keeps them"
-	longExp     = "exponents of more than 3 digits: refused, so that no rule hands apimachinery an exponent it cannot parse in time"
-	nullUnknown = "null under a name that is no resource name (cpus, Nvidia.com/gpu): the CRD prunes nulls before its rules see them"
+	nullPruned  = "null where the CRD's schema prunes it before its rules run (under a name that is no resource name: cpus, Nvidia.com/gpu; as a node selector value)"
 	unknownKept = "unknown fields: a schemaless CRD keeps them, and the policy has no rule about them"
-	crdBounds   = "bounds the CRD's CEL cost budget needs: values of at most 64 bytes, at most 16 resources in requests or limits, at most 64 node selector entries"
-	wholeBound  = "extended resources above 1,000,000 written with a fraction, a negative exponent, m, u, n or a binary suffix after a fraction: CEL tells whole numbers from others exactly only up to there"
 	generated   = "generateName without a name: the API server makes a name up; package validate wants the name workloads write (R1)"
 	createOnly  = "resourceVersion: the API server refuses it on a create and wants it on an update; package validate cannot tell which, and reads kubectl get -o yaml"
 )
+
+// manyLimits sets n extended resources example.com/rI to v in the limits.
+func manyLimits(n int, v any) func(object) {
+	return func(o object) {
+		for i := range n {
+			limits(o)[fmt.Sprintf("example.com/r%d", i)] = v
+		}
+	}
+}
+
+// selectorOf sets a node selector of n entries.
+func selectorOf(n int) func(object) {
+	return func(o object) {
+		sel := object{}
+		for i := range n {
+			sel[fmt.Sprintf("l%d", i)] = "v"
+		}
+		spec(o)["nodeSelector"] = sel
+	}
+}
 
 func meta(o object) object { return o["metadata"].(object) }
 
@@ -99,7 +114,12 @@ var diffCases = []diffCase{
 	{name: "valid-prefixed-label", change: setIn(spec, "nodeSelector", object{"example.com/pool": "gpu"})},
 	{name: "valid-exponent", change: setIn(limits, "memory", "2e9")},
 	{name: "valid-cpu-fraction", change: setIn(requests, "cpu", "0.5")},
-	{name: "valid-cpu-fraction-number", change: setIn(requests, "cpu", 0.5), crdDiffers: nonInteger},
+	{name: "cpu-fraction-number", change: setIn(requests, "cpu", 0.5)},
+	{name: "valid-cpu-whole-float", change: setIn(limits, "cpu", 2.0)}, // json.Marshal writes 2, as kubectl does
+	{name: "cpu-float-beyond-int64", change: setIn(limits, "cpu", 1e21)},
+	{name: "cpu-integer-beyond-int64", raw: strings.Replace(validJSON("cpu-integer-beyond-int64"), `"cpu":"1"`, `"cpu":9223372036854775808`, 1)},
+	{name: "valid-cpu-max-int64", raw: strings.Replace(strings.Replace(validJSON("valid-cpu-max-int64"), `"cpu":"1"`, `"cpu":9223372036854775807`, 1), `"memory":"2Gi"`, `"memory":"9223372036854775807"`, 1)},
+	{name: "gpu-fraction-float", change: setIn(limits, "nvidia.com/gpu", 2.5)},
 
 	{name: "valid-gpu-milli", change: setIn(limits, "nvidia.com/gpu", "1000m")},
 	{name: "valid-gpu-decimal-point", change: setIn(limits, "nvidia.com/gpu", "1.0")},
@@ -107,11 +127,22 @@ var diffCases = []diffCase{
 	{name: "valid-gpu-nano", change: setIn(limits, "nvidia.com/gpu", "2000000000n")},
 	{name: "valid-gpu-binary-fraction", change: setIn(limits, "nvidia.com/gpu", "1.5Ki")},
 	{name: "valid-gpu-million-milli", change: setIn(limits, "nvidia.com/gpu", "1000000000m")},
-	{name: "valid-sixteen-resources", change: func(o object) {
-		for i := range 13 {
-			limits(o)[fmt.Sprintf("example.com/r%d", i)] = 1
+	{name: "valid-sixteen-resources", change: manyLimits(13, 1)},
+	{name: "valid-sixteen-resources-and-nulls", change: func(o object) {
+		manyLimits(13, 1)(o)
+		for i := range 4 {
+			limits(o)[fmt.Sprintf("example.com/null%d", i)] = nil
 		}
 	}},
+	{name: "valid-64-labels", change: selectorOf(64)},
+	{name: "valid-value-of-64-bytes", change: setIn(limits, "nvidia.com/gpu", "1."+strings.Repeat("0", 62))},
+	{name: "valid-exponent-of-3-digits", change: setIn(limits, "memory", "2e+009")},
+	{name: "valid-max-int64", change: func(o object) { limits(o)["memory"] = "9223372036854775807"; limits(o)["cpu"] = "9223372036854775807" }},
+	{name: "valid-significant-digits", change: setIn(limits, "memory", "12345678901.5")},
+	{name: "valid-nine-fraction-digits", change: setIn(limits, "memory", "9223372036.854775807")},
+	{name: "valid-gpu-huge-whole", change: setIn(limits, "nvidia.com/gpu", "9.2e18")},
+	{name: "valid-gpu-huge-whole-milli", change: setIn(limits, "nvidia.com/gpu", "9000000000000000000000m")},
+	{name: "valid-gpu-binary-whole", change: setIn(limits, "nvidia.com/gpu", "0.5Ki")},
 	{name: "valid-annotations", change: setIn(meta, "annotations", object{"example.com/note": "x", "Example.com/Upper": "y", "note": ""})},
 	{name: "valid-finalizers", change: setIn(meta, "finalizers", []any{"example.com/cleanup", "kubernetes"})},
 	{name: "valid-generate-name", change: setIn(meta, "generateName", "gpu-")},
@@ -135,7 +166,10 @@ var diffCases = []diffCase{
 	{name: "negative-generation", change: setIn(meta, "generation", -1)},
 	{name: "bad-managed-fields", change: setIn(meta, "managedFields", []any{object{"manager": "m", "operation": "Patch", "fieldsType": "FieldsV1", "fieldsV1": object{}}})},
 	{name: "long-field-manager", change: setIn(meta, "managedFields", []any{object{"manager": strings.Repeat("m", 129), "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": object{}}})},
-	{name: "gpu-over-a-million-milli", change: setIn(limits, "nvidia.com/gpu", "2000000000m"), crdDiffers: wholeBound, policyDiffers: wholeBound},
+	{name: "valid-gpu-over-a-million-milli", change: setIn(limits, "nvidia.com/gpu", "2000000000m")},
+	{name: "gpu-huge-fraction", change: setIn(limits, "nvidia.com/gpu", "9000000000000000000.5")},
+	{name: "gpu-huge-fraction-milli", change: setIn(limits, "nvidia.com/gpu", "9000000000000000000001m")},
+	{name: "gpu-binary-fraction-over-a-million", change: setIn(limits, "nvidia.com/gpu", "1000000.3Ki")},
 	{name: "gpu-fraction-near-whole", change: setIn(limits, "nvidia.com/gpu", "999999.999999999")},
 	{name: "gpu-binary-fraction", change: setIn(limits, "nvidia.com/gpu", "0.3Ki")},
 	{name: "long-name", change: func(o object) { o["metadata"].(object)["name"] = strings.Repeat("a", 254) }},
@@ -160,9 +194,17 @@ var diffCases = []diffCase{
 	{name: "bool-cpu", change: setIn(limits, "cpu", true)},
 	{name: "request-above-limit-cpu", change: setIn(requests, "cpu", "1001m")},
 	{name: "request-above-limit-memory", change: setIn(requests, "memory", "3Gi")},
-	{name: "huge-exponent", change: setIn(limits, "memory", "1e400"), crdDiffers: valueRange, policyDiffers: valueRange},
-	{name: "huge-number", change: setIn(limits, "memory", "99999999999999999999"), crdDiffers: valueRange, policyDiffers: valueRange},
-	{name: "long-exponent", change: setIn(limits, "memory", "2e+0009"), crdDiffers: longExp, policyDiffers: longExp},
+	{name: "huge-exponent", change: setIn(limits, "memory", "1e400")},
+	{name: "huge-number", change: setIn(limits, "memory", "99999999999999999999")},
+	{name: "just-over-int64", change: setIn(limits, "memory", "9223372036854775808")},
+	{name: "too-many-significant-digits", change: setIn(limits, "memory", "12345678901.234567891")},
+	{name: "ten-fraction-digits-rounded", change: setIn(limits, "memory", "9223372036.8547758071")},
+	{name: "binary-capped", change: setIn(limits, "memory", "10Ei")},
+	{name: "binary-at-the-cap", change: setIn(limits, "memory", "9007199254740991.9990234375Ki")},
+	{name: "gpu-binary-capped", change: setIn(limits, "nvidia.com/gpu", "8Ei")},
+	{name: "huge-request", change: setIn(requests, "cpu", "1e19")},
+	{name: "long-exponent", change: setIn(limits, "memory", "2e+0009")},
+	{name: "long-exponent-gpu", change: setIn(limits, "nvidia.com/gpu", "1e0000")},
 	{name: "gpu-fraction", change: setIn(limits, "nvidia.com/gpu", "0.5")},
 	{name: "gpu-fraction-number", change: setIn(limits, "nvidia.com/gpu", 1.5)},
 	{name: "gpu-milli", change: setIn(limits, "nvidia.com/gpu", "1500m")},
@@ -175,25 +217,22 @@ var diffCases = []diffCase{
 	{name: "uppercase-domain", change: setIn(limits, "Nvidia.com/gpu", 1)},
 	{name: "kubernetes-io-domain", change: setIn(limits, "kubernetes.io/foo", 1)},
 	{name: "quota-prefix", change: setIn(limits, "requests.nvidia.com/gpu", 1)},
-	{name: "null-unknown-name", change: setIn(limits, "cpus", nil), crdDiffers: nullUnknown},
-	{name: "null-bad-extended-name", change: setIn(limits, "Nvidia.com/gpu", nil), crdDiffers: nullUnknown},
+	{name: "null-unknown-name", change: setIn(limits, "cpus", nil), crdDiffers: nullPruned},
+	{name: "null-bad-extended-name", change: setIn(limits, "Nvidia.com/gpu", nil), crdDiffers: nullPruned},
+	{name: "null-label-value", change: setIn(spec, "nodeSelector", object{"pool": nil}), crdDiffers: nullPruned},
 	{name: "bad-label-key", change: setIn(spec, "nodeSelector", object{"a b": "gpu"})},
 	{name: "bad-label-value", change: setIn(spec, "nodeSelector", object{"pool": "a b"})},
 	{name: "long-label-value", change: setIn(spec, "nodeSelector", object{"pool": strings.Repeat("a", 64)})},
 	{name: "bool-label-value", change: setIn(spec, "nodeSelector", object{"pool": true})},
-	{name: "long-value", change: setIn(limits, "nvidia.com/gpu", "1."+strings.Repeat("0", 63)), crdDiffers: crdBounds, policyDiffers: crdBounds},
-	{name: "many-resources", change: func(o object) {
+	{name: "long-value", change: setIn(limits, "nvidia.com/gpu", "1."+strings.Repeat("0", 63))},
+	{name: "long-cpu", change: setIn(requests, "cpu", "0.5"+strings.Repeat("0", 62))},
+	{name: "many-resources", change: manyLimits(14, 1)},
+	{name: "many-requests", change: func(o object) {
 		for i := range 15 {
-			limits(o)[fmt.Sprintf("example.com/r%d", i)] = 1
+			requests(o)[fmt.Sprintf("example.com/r%d", i)] = 0
 		}
-	}, crdDiffers: crdBounds},
-	{name: "many-labels", change: func(o object) {
-		sel := object{}
-		for i := range 65 {
-			sel[fmt.Sprintf("l%d", i)] = "v"
-		}
-		spec(o)["nodeSelector"] = sel
-	}, crdDiffers: crdBounds},
+	}},
+	{name: "many-labels", change: selectorOf(65)},
 	{name: "unknown-field", change: setIn(spec, "extra", 1), policyDiffers: unknownKept},
 	{name: "duplicate-key", raw: `{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType","metadata":{"name":"duplicate-key"},` +
 		`"spec":{"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1","cpu":"2","memory":"1Gi"}}}}`},
@@ -250,19 +289,19 @@ func verdict(err error) string {
 
 // Generated instance types draw every part from small pools of good and bad values, so
 // that a run mixes valid objects with objects that break one rule or several. The pools
-// leave out what the documented differences are about (non-integer JSON numbers for the
-// CRD, values out of range, long exponents, nulls under unknown names).
+// leave out what the documented differences are about (nulls the CRD prunes).
 var (
-	genGoodNames  = []string{"gpu", "cpu-small", "a.b"}
-	genBadNames   = []string{"Tiny_Type", "x-", strings.Repeat("n", 254)}
-	genLabelKeys  = []string{"pool", "example.com/pool", "a b", "-x", "kubernetes.io/arch"}
-	genLabelVals  = []string{"gpu", "", "a b", strings.Repeat("v", 64), "x.y_z"}
-	genCPU        = []any{"100m", "500m", "1", "2", "1500m", int64(1), int64(2)}
-	genMemory     = []any{"100Mi", "1Gi", "1500Mi", "2Gi", "1e9", int64(2000000000)}
-	genCPULimit   = []any{"2", "4", "2000m", int64(4)} // at least every genCPU
-	genMemLimit   = []any{"4Gi", "8G", "2.5e9", int64(5000000000)}
-	genExtended   = []any{"0", "1", "2", "1k", int64(0), int64(1), int64(4)}
-	genBad        = []any{"0", "-1", "0.5", "1500m", "2Gx", "", " 1", int64(0), int64(-1)}
+	genGoodNames = []string{"gpu", "cpu-small", "a.b"}
+	genBadNames  = []string{"Tiny_Type", "x-", strings.Repeat("n", 254)}
+	genLabelKeys = []string{"pool", "example.com/pool", "a b", "-x", "kubernetes.io/arch"}
+	genLabelVals = []string{"gpu", "", "a b", strings.Repeat("v", 64), "x.y_z"}
+	genCPU       = []any{"100m", "500m", "1", "2", "1500m", int64(1), int64(2)}
+	genMemory    = []any{"100Mi", "1Gi", "1500Mi", "2Gi", "1e9", int64(2000000000)}
+	genCPULimit  = []any{"2", "4", "2000m", int64(4)} // at least every genCPU
+	genMemLimit  = []any{"4Gi", "8G", "2.5e9", int64(5000000000), "12345678901.5", "9223372036854775807"}
+	genExtended  = []any{"0", "1", "2", "1k", int64(0), int64(1), int64(4), "2000000000m", "9.2e18", 2.0}
+	genBad       = []any{"0", "-1", "0.5", "1500m", "2Gx", "", " 1", int64(0), int64(-1), 0.5, 1e21, "1e400", "2e+0009",
+		"9223372036854775808", "12345678901.234567891", "10Ei", "1." + strings.Repeat("0", 63)}
 	genExtraNames = []string{"nvidia.com/gpu", "amd.com/gpu", "cpus", "gpu", "Nvidia.com/gpu", "requests.nvidia.com/gpu"}
 )
 
@@ -277,7 +316,7 @@ func pick[T any](t *rapid.T, label string, good, bad []T) T {
 
 // genList draws a requests or limits map: cpu and memory (each missing or null at times),
 // and at times another name, extended or not; null only under a valid extended resource
-// name (see nullUnknown). Good limits
+// name (see nullPruned). Good limits
 // are at least every good request, so that a request above its limit comes from a bad
 // value.
 func genList(t *rapid.T, label string, isLimits bool) object {
@@ -350,6 +389,50 @@ func checkGenerated(t *testing.T, cs *kubernetes.Clientset) {
 	}
 }
 
+// checkQuantities runs generated quantities against cs: each as the memory limit and as
+// the nvidia.com/gpu limit of a valid instance type whose memory request is the least
+// there is, so that the verdicts turn on the range of the value (package quantity's, which
+// the CRD restates exactly in CEL: at most 2^63-1, no more significant digits than an
+// int64 holds, binary values below 2^63-1), on its wholeness for the GPU, and on the
+// CRD's bounds on its text. The grammar leans on the edges: long integer parts, many
+// fraction digits, every suffix, the digits of 2^63-1.
+func checkQuantities(t *testing.T, cs *kubernetes.Clientset) {
+	accepted, refused := 0, 0
+	rapid.Check(t, func(rt *rapid.T) {
+		digits := rapid.SampledFrom([]*rapid.Generator[string]{
+			rapid.StringMatching(`[1-9][0-9]{0,19}`),
+			rapid.StringMatching(`9223372036[0-9]{0,9}`),
+			rapid.SampledFrom([]string{"9223372036854775807", "9223372036854775808", "9007199254740991", "8", "1"}),
+		}).Draw(rt, "digits kind").Draw(rt, "digits")
+		v := digits
+		if rapid.Bool().Draw(rt, "fraction") {
+			v += "." + rapid.StringMatching(`[0-9]{0,12}`).Draw(rt, "fraction digits")
+		}
+		v += rapid.SampledFrom([]string{"", "", "m", "u", "n", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
+			"e3", "e-3", "e9", "e-9", "e18", "e+009", "e0009"}).Draw(rt, "suffix")
+		for _, n := range []string{"memory", "nvidia.com/gpu"} {
+			o := valid("quantity")
+			requests(o)["memory"] = "1n"
+			limits(o)[n] = v
+			body := mustJSON(o)
+			serverErr := createRaw(stepContext(t), cs, body, false)
+			validateErr := validateVerdict(body)
+			if (serverErr == nil) != (validateErr == nil) {
+				rt.Fatalf("%s %q: the API server says %v, package validate %v", n, v, verdict(serverErr), verdict(validateErr))
+			}
+			if serverErr == nil {
+				accepted++
+			} else {
+				refused++
+			}
+		}
+	})
+	t.Logf("generated quantities: %d accepted and %d refused by both", accepted, refused)
+	if accepted == 0 || refused == 0 {
+		t.Errorf("the generator made %d valid and %d invalid values; want some of each", accepted, refused)
+	}
+}
+
 // TestCRDAgreesWithValidate: the generated CRD's schema and CEL rules against package
 // validate.
 func TestCRDAgreesWithValidate(t *testing.T) {
@@ -360,4 +443,5 @@ func TestCRDAgreesWithValidate(t *testing.T) {
 		}
 	})
 	t.Run("generated", func(t *testing.T) { checkGenerated(t, cs) })
+	t.Run("quantities", func(t *testing.T) { checkQuantities(t, cs) })
 }

@@ -119,6 +119,7 @@ func TestPolicyAgreesWithValidate(t *testing.T) {
 		}
 	})
 	t.Run("generated", func(t *testing.T) { checkGenerated(t, cs) })
+	t.Run("quantities", func(t *testing.T) { checkQuantities(t, cs) })
 }
 
 // mustJSON encodes a test object, which cannot fail for the values the tests use.

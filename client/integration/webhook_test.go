@@ -187,7 +187,7 @@ func TestWebhook(t *testing.T) {
 		t.Fatalf("valid instance type refused: %v", err)
 	}
 	const broken = `{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType","metadata":{"name":"web-broken"},
- "spec":{"nodeSelector":{"pool":"a b"},"extra":1,"resources":{"requests":{"cpu":"0","memory":"3Gi","nvidia.com/gpu":1},"limits":{"cpu":"2","memory":"2Gi","nvidia.com/gpu":0.5,"cpus":"1"}}}}`
+ "spec":{"nodeSelector":{"pool":"a b"},"extra":1,"resources":{"requests":{"cpu":"0","memory":"3Gi","nvidia.com/gpu":1},"limits":{"cpu":"2","memory":"2Gi","nvidia.com/gpu":"0.5","cpus":"1"}}}}`
 	err := createRaw(stepContext(t), cs, []byte(broken), true)
 	if err == nil {
 		t.Fatal("broken instance type accepted")
@@ -476,6 +476,7 @@ func TestWebhookManyFindings(t *testing.T) {
 		return fmt.Errorf("the one-second registration is not called yet: %v", err)
 	})
 
+	// n findings, one for each key, and one for more entries than the CRD allows.
 	start := time.Now()
 	err = createRaw(stepContext(t), cs, body, false)
 	took := time.Since(start)
@@ -486,7 +487,7 @@ func TestWebhookManyFindings(t *testing.T) {
 	}
 	cs2 := se.ErrStatus.Details.Causes
 	if len(cs2) != webhook.MaxCauses+1 || cs2[len(cs2)-1].Type != webhook.CauseTooManyFindings ||
-		!strings.HasPrefix(cs2[len(cs2)-1].Message, fmt.Sprintf("%d more findings", n-webhook.MaxCauses)) {
+		!strings.HasPrefix(cs2[len(cs2)-1].Message, fmt.Sprintf("%d more findings", n+1-webhook.MaxCauses)) {
 		t.Errorf("%d causes, the last %+v; want %d and a count of the rest", len(cs2), cs2[len(cs2)-1], webhook.MaxCauses+1)
 	}
 	size, _ := json.Marshal(se.ErrStatus)

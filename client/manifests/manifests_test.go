@@ -2,6 +2,7 @@ package manifests_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -12,11 +13,22 @@ import (
 	"github.com/amlarc-go/instancetypes/client/manifests"
 )
 
-// rules returns the CEL rules of a schema and of everything below it.
+// rules returns the CEL rules of a schema and of everything below it, with a rule for
+// each maxProperties (its nulls not counted), maxLength and pattern, which the policy
+// states as rules.
 func rules(s *apiextensionsv1.JSONSchemaProps) []string {
 	var out []string
 	for _, r := range s.XValidations {
 		out = append(out, r.Rule)
+	}
+	if s.MaxProperties != nil {
+		out = append(out, fmt.Sprintf("self.filter(k, self[k] != null).size() <= %d", *s.MaxProperties))
+	}
+	if s.MaxLength != nil {
+		out = append(out, fmt.Sprintf("type(self) != string || size(self) <= %d", *s.MaxLength))
+	}
+	if s.Pattern != "" {
+		out = append(out, fmt.Sprintf("type(self) != string || self.matches('%s')", s.Pattern))
 	}
 	for _, p := range s.Properties {
 		out = append(out, rules(&p)...)
@@ -64,7 +76,8 @@ func TestManifests(t *testing.T) {
 	if *p.Spec.FailurePolicy != admissionregistrationv1.Fail {
 		t.Errorf("failure policy %s; want Fail", *p.Spec.FailurePolicy)
 	}
-	// Each CRD rule is in the policy with self replaced, and nothing else.
+	// Each CRD rule (and bound of entries) is in the policy with self replaced, and nothing
+	// else.
 	if got, want := len(p.Spec.Validations), len(crdRules); got != want {
 		t.Errorf("policy has %d validations; want %d, the CRD's rules", got, want)
 	}

@@ -24,7 +24,7 @@ const valid = `{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType"
 
 // broken has a mistake in most fields, and a field InstanceType does not have.
 const broken = `{"apiVersion":"amlarc.azureml.com/v1alpha1","kind":"InstanceType","metadata":{"name":"gpu"},
- "spec":{"nodeSelector":{"pool":"a b"},"extra":1,"resources":{"requests":{"cpu":"0","memory":"3Gi","nvidia.com/gpu":1},"limits":{"cpu":"2","memory":"2Gi","nvidia.com/gpu":0.5,"cpus":"1"}}}}`
+ "spec":{"nodeSelector":{"pool":"a b"},"extra":1,"resources":{"requests":{"cpu":"0","memory":"3Gi","nvidia.com/gpu":1},"limits":{"cpu":"2","memory":"2Gi","nvidia.com/gpu":"0.5","cpus":"1"}}}}`
 
 var instanceTypes = metav1.GroupVersionResource{Group: "amlarc.azureml.com", Version: "v1alpha1", Resource: "instancetypes"}
 
@@ -224,15 +224,17 @@ func TestManyFindings(t *testing.T) {
 	if len(causes) != webhook.MaxCauses+1 {
 		t.Fatalf("%d causes; want %d", len(causes), webhook.MaxCauses+1)
 	}
-	// The findings come sorted by key: the first is bad key 00000.
-	if causes[0].Field != "spec.nodeSelector[bad key 00000]" || causes[webhook.MaxCauses-1].Field != "spec.nodeSelector[bad key 00099]" {
-		t.Errorf("causes from %s to %s", causes[0].Field, causes[webhook.MaxCauses-1].Field)
+	// n+1 findings: more entries than the CRD allows, at spec.nodeSelector, then the keys,
+	// sorted: the first is bad key 00000.
+	const found = n + 1
+	if causes[0].Field != "spec.nodeSelector" || causes[1].Field != "spec.nodeSelector[bad key 00000]" || causes[webhook.MaxCauses-1].Field != "spec.nodeSelector[bad key 00098]" {
+		t.Errorf("causes %s, %s to %s", causes[0].Field, causes[1].Field, causes[webhook.MaxCauses-1].Field)
 	}
 	last := causes[webhook.MaxCauses]
-	if last.Type != webhook.CauseTooManyFindings || !strings.HasPrefix(last.Message, fmt.Sprintf("%d more findings", n-webhook.MaxCauses)) {
-		t.Errorf("last cause %+v; want one that counts %d more", last, n-webhook.MaxCauses)
+	if last.Type != webhook.CauseTooManyFindings || !strings.HasPrefix(last.Message, fmt.Sprintf("%d more findings", found-webhook.MaxCauses)) {
+		t.Errorf("last cause %+v; want one that counts %d more", last, found-webhook.MaxCauses)
 	}
-	if !strings.HasSuffix(st.Message, fmt.Sprintf(", and %d more findings]", n-webhook.MessageCauses)) || len(st.Message) > 4096 {
+	if !strings.HasSuffix(st.Message, fmt.Sprintf(", and %d more findings]", found-webhook.MessageCauses)) || len(st.Message) > 4096 {
 		t.Errorf("message of %d bytes: %.600s", len(st.Message), st.Message)
 	}
 	if rec.Body.Len() > 64<<10 {

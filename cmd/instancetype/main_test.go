@@ -226,6 +226,7 @@ var goldenTests = []goldenTest{
 	{"reading-anchors.txt", []string{"validate", "inputs/anchors.yaml"}, cli.ExitFindings},
 	{"reading-json.txt", []string{"validate", "inputs/escapes.json", "inputs/duplicates.json"}, cli.ExitFindings},
 	{"reading-null.txt", []string{"validate", "inputs/null.yaml"}, cli.ExitFindings},
+	{"reading-bounds.txt", []string{"validate", "inputs/bounds.yaml"}, cli.ExitFindings},
 	{"reading-list.txt", []string{"validate", "inputs/list.yaml"}, cli.ExitFindings},
 	{"reading-forged.txt", []string{"validate", "inputs/forged.yaml"}, cli.ExitFindings},
 	// Syntax errors at their offending tokens: a mis-indented key, a tab, an unclosed

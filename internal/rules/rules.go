@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/quantity"
 	"github.com/amlarc-go/instancetypes/selector"
 )
 
@@ -74,6 +75,25 @@ const (
 	NotPositive                // cpu or memory of zero or less
 	Negative                   // an extended resource below zero
 	Fractional                 // an extended resource that is not a whole number
+
+	// The bounds of this project's CRD on the text of an instance type's amount, which
+	// CheckInstanceType adds (Check, shared with deployments, does not): the API server
+	// refuses text beyond them before it reads the quantity.
+	TooLong      // text of more than MaxAmountLen bytes
+	LongExponent // an exponent of more than MaxExponentDigits digits ("2e+0009")
+	// BinaryAtCap: 2^63−1 written with a binary suffix ("9007199254740991.9990234375Ki"),
+	// the value at which apimachinery caps larger binary ones ("10Ei"), so that the CRD's
+	// rules cannot tell it from them, and refuse it.
+	BinaryAtCap
+)
+
+// The bounds of the InstanceType CRD (client/manifests/crd) on a resource value written
+// as a string: its maxLength, and the pattern's exponent of one to three digits. The CEL
+// rules need them to stay within the CRD's cost budget, and they keep hostile exponents
+// away from apimachinery's parser. A value written as a JSON integer has neither.
+const (
+	MaxAmountLen      = 64
+	MaxExponentDigits = 3
 )
 
 // Check returns the first problem of the entry name: a, or None. Rules that belong to one
@@ -110,6 +130,60 @@ func Check(name instancetype.ResourceName, a instancetype.Amount) Problem {
 // Usable reports whether the entry name: a has no problem, so that comparisons may use it.
 func Usable(name instancetype.ResourceName, a instancetype.Amount) bool {
 	return Check(name, a) == None
+}
+
+// CheckInstanceType is Check for an entry of an instance type's requests or limits: it
+// adds the bounds of the CRD on the text (TooLong, LongExponent), checked before the text
+// is read as a quantity, as the API server checks them.
+func CheckInstanceType(name instancetype.ResourceName, a instancetype.Amount) Problem {
+	switch c := Classify(name); {
+	case c == Unknown:
+		return UnknownName
+	case c == BadExtended:
+		return BadName
+	case !a.IsSet():
+		return Unset
+	case len(a.String()) > MaxAmountLen:
+		return TooLong
+	case ExponentDigits(a.String()) > MaxExponentDigits:
+		return LongExponent
+	}
+	p := Check(name, a)
+	if p == None && strings.HasSuffix(a.String(), "i") {
+		if q, _ := a.Quantity(); q.Cmp(maxInt64) == 0 {
+			return BinaryAtCap
+		}
+	}
+	return p
+}
+
+// maxInt64 is 2^63−1 as a quantity.
+var maxInt64 = quantity.MustParse("9223372036854775807")
+
+// UsableInInstanceType reports whether the entry name: a of an instance type has no
+// problem (CheckInstanceType), so that comparisons may use it.
+func UsableInInstanceType(name instancetype.ResourceName, a instancetype.Amount) bool {
+	return CheckInstanceType(name, a) == None
+}
+
+// ExponentDigits returns the number of digits of the exponent that ends the quantity text
+// s ("2e+0009": 4), or 0 when s ends in no exponent: the text after its last 'e' or 'E',
+// less one sign, all digits. "E" alone is the exa suffix, with no digits after it.
+func ExponentDigits(s string) int {
+	i := strings.LastIndexAny(s, "eE")
+	if i < 0 {
+		return 0
+	}
+	digits := s[i+1:]
+	if digits != "" && (digits[0] == '+' || digits[0] == '-') {
+		digits = digits[1:]
+	}
+	for j := 0; j < len(digits); j++ {
+		if digits[j] < '0' || digits[j] > '9' {
+			return 0
+		}
+	}
+	return len(digits)
 }
 
 // IsVMSize reports a name in the form of an Azure VM size (Standard_DS3_v2, Basic_A1),

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -337,8 +338,9 @@ func (d *Decoder) Amount(v any, p *field.Path) instancetype.Amount {
 	return instancetype.Amount{}
 }
 
-// ResourceList decodes requests or limits: resource names to amounts. Names are kept as
-// written; package validate judges them.
+// ResourceList decodes an instance type's requests or limits: resource names to amounts,
+// each an int-or-string value (IntOrString). Names are kept as written; package validate
+// judges them.
 func (d *Decoder) ResourceList(v any, p *field.Path) instancetype.ResourceList {
 	m, ok := d.Mapping(v, p)
 	if !ok {
@@ -346,9 +348,40 @@ func (d *Decoder) ResourceList(v any, p *field.Path) instancetype.ResourceList {
 	}
 	l := make(instancetype.ResourceList, len(m))
 	for _, k := range SortedKeys(m) {
-		l[instancetype.ResourceName(k)] = d.Amount(m[k], p.Key(k))
+		l[instancetype.ResourceName(k)] = d.IntOrString(m[k], p.Key(k))
 	}
 	return l
+}
+
+// IntOrString decodes one resource value of an instance type, which the CRD types
+// x-kubernetes-int-or-string: a string, or a number that reaches the API server as an
+// integer of 64 bits. kubectl reads every number as an int64 or, failing that, a float64,
+// and writes a float64 back as encoding/json does: a whole one below 2^63 in magnitude as
+// the integer it is (1.0 and 1e3 are sent as 1 and 1000), which is then read so, and is
+// decoded so here. Any other number (1.5, 1e-3, 1e19) reaches the API server as a float,
+// which its schema (or, when whole, its CEL rules) refuses: a finding (rule wrong-type)
+// that says to quote it; its value is still read as written, and the finding refuses it
+// (Refuses), so that validation does not restate it.
+func (d *Decoder) IntOrString(v any, p *field.Path) instancetype.Amount {
+	n, ok := v.(json.Number)
+	if !ok {
+		return d.Amount(v, p)
+	}
+	if _, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return instancetype.ParseAmount(string(n))
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err == nil && f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+		// (float64(math.MaxInt64) is 2^63: the comparison is exact.)
+		return instancetype.ParseAmount(strconv.FormatInt(int64(f), 10))
+	}
+	w, _ := d.WrittenAs(v, p)
+	detail := "must be a string or an integer, not a number with a fraction: the API server's schema for instance types refuses it; quote it: " + clip.Quote(string(n))
+	if err == nil && f == math.Trunc(f) {
+		detail = "must be at most 9223372036854775807 in magnitude: the API server reads a larger number as a float, which its schema for instance types refuses"
+	}
+	d.Errs = append(d.Errs, field.TypeInvalid(p, clip.String(w), detail).WithOrigin(rules.WrongType))
+	return instancetype.ParseAmount(string(n))
 }
 
 // ViaJSON decodes v into rv through encoding/json, for the types that read their own JSON

@@ -13,8 +13,18 @@
 // message is prefixed with its field path in apimachinery's notation
 // (spec.resources.limits[cpu]), since a policy has no fieldPath.
 //
+// A rule on the values of a map (in its additionalProperties schema) becomes a rule over
+// the map's variable that holds for each of its values but null ones (which the CRD's
+// schema prunes before its rules run): VAR.all(key, VAR[key] == null || RULE), self being
+// VAR[key]; its message is prefixed with the map's path and [*].
+//
+// A maxProperties of the schema becomes a rule too (null values not counted, as the CRD
+// prunes them), and so do a string's maxLength and pattern, since a policy meets objects
+// that no schema has checked.
+//
 // Rules that reference oldSelf (transition rules) are not supported and make genvap fail,
-// as does a rule in an array item's schema: neither occurs in the InstanceType CRD.
+// as does a rule in an array item's schema or in the values of a map inside a map's
+// values: none occurs in the InstanceType CRD.
 package main
 
 import (
@@ -58,7 +68,10 @@ type place struct {
 	schema   *apiextensionsv1.JSONSchemaProps
 }
 
-var selfRE = regexp.MustCompile(`\bself\b`)
+var (
+	selfRE = regexp.MustCompile(`\bself\b`)
+	keyRE  = regexp.MustCompile(`\bkey\b`)
+)
 
 func run(crdPath string, extra []string) ([]byte, error) {
 	if crdPath == "" {
@@ -118,7 +131,11 @@ func run(crdPath string, extra []string) ([]byte, error) {
 
 	var validations []admissionregistrationv1.Validation
 	for _, p := range places {
-		v, err := declare(p.path)
+		path, values := p.path, false
+		if n := len(path); n > 0 && path[n-1] == "*" {
+			path, values = path[:n-1], true
+		}
+		v, err := declare(path)
 		if err != nil {
 			return nil, err
 		}
@@ -133,8 +150,16 @@ func run(crdPath string, extra []string) ([]byte, error) {
 			if r.MessageExpression != "" {
 				return nil, fmt.Errorf("rule %q at %s: messageExpression is not supported", r.Rule, strings.Join(p.path, "."))
 			}
+			expr := selfRE.ReplaceAllString(r.Rule, ref)
+			if values {
+				if keyRE.MatchString(r.Rule) {
+					return nil, fmt.Errorf("rule %q at %s: the name key is taken", r.Rule, strings.Join(p.path, "."))
+				}
+				value := ref + "[key]"
+				expr = ref + ".all(key, " + value + " == null || (" + selfRE.ReplaceAllString(r.Rule, value) + "))"
+			}
 			validations = append(validations, admissionregistrationv1.Validation{
-				Expression: selfRE.ReplaceAllString(r.Rule, ref),
+				Expression: expr,
 				Message:    fieldPath(p, r.FieldPath) + ": " + r.Message,
 				Reason:     ptr.To(metav1.StatusReasonInvalid),
 			})
@@ -196,11 +221,39 @@ func collect(s *apiextensionsv1.JSONSchemaProps, path []string, out *[]place) er
 	if s == nil {
 		return nil
 	}
-	if len(s.XValidations) > 0 {
+	rules := s.XValidations
+	if s.MaxProperties != nil {
 		if slices.Contains(path, "*") {
-			return fmt.Errorf("rules at %s: rules inside map values are not supported", strings.Join(path, "."))
+			return fmt.Errorf("maxProperties at %s: not supported below the values of a map", strings.Join(path, "."))
 		}
-		*out = append(*out, place{path: slices.Clone(path), rules: s.XValidations, schema: s})
+		// The schema's bound, which a policy must state as a rule. Null values do not
+		// count: the CRD's schema prunes them before it counts.
+		rules = append(slices.Clone(rules), apiextensionsv1.ValidationRule{
+			Rule:    fmt.Sprintf("self.filter(k, self[k] != null).size() <= %d", *s.MaxProperties),
+			Message: fmt.Sprintf("must have at most %d entries", *s.MaxProperties),
+		})
+	}
+	// A string's bounds too: the CRD's schema checks them before its rules run.
+	if s.MaxLength != nil {
+		rules = append(slices.Clone(rules), apiextensionsv1.ValidationRule{
+			Rule:    fmt.Sprintf("type(self) != string || size(self) <= %d", *s.MaxLength),
+			Message: fmt.Sprintf("must be at most %d characters", *s.MaxLength),
+		})
+	}
+	if s.Pattern != "" {
+		if strings.ContainsAny(s.Pattern, "'\\") {
+			return fmt.Errorf("pattern at %s: a quote or a backslash is not supported", strings.Join(path, "."))
+		}
+		rules = append(slices.Clone(rules), apiextensionsv1.ValidationRule{
+			Rule:    fmt.Sprintf("type(self) != string || self.matches('%s')", s.Pattern),
+			Message: fmt.Sprintf("must match %s", s.Pattern),
+		})
+	}
+	if len(rules) > 0 {
+		if i := slices.Index(path, "*"); i >= 0 && i != len(path)-1 {
+			return fmt.Errorf("rules at %s: rules below the values of a map are not supported", strings.Join(path, "."))
+		}
+		*out = append(*out, place{path: slices.Clone(path), rules: rules, schema: s})
 	}
 	if s.Items != nil && (s.Items.Schema != nil && hasRules(s.Items.Schema)) {
 		return fmt.Errorf("rules in the items of %s: not supported", strings.Join(path, "."))
@@ -257,7 +310,11 @@ func hasRules(s *apiextensionsv1.JSONSchemaProps) bool {
 // in apimachinery's notation: properties joined by dots, map keys in brackets.
 func fieldPath(p place, rel string) string {
 	var b strings.Builder
-	b.WriteString(strings.Join(p.path, "."))
+	if n := len(p.path); n > 0 && p.path[n-1] == "*" {
+		b.WriteString(strings.Join(p.path[:n-1], ".") + "[*]")
+	} else {
+		b.WriteString(strings.Join(p.path, "."))
+	}
 	s := p.schema
 	for _, part := range strings.Split(strings.TrimPrefix(rel, "."), ".") {
 		if part == "" {
