@@ -118,8 +118,28 @@ func Read(d *source.Document, kind Kind) *Result {
 	for _, e := range dups {
 		res.attribute(e)
 	}
+	for _, e := range UnknownFields(kind, d.Value) {
+		if !r.reported(kind, e.Field) {
+			res.attribute(e)
+		}
+	}
 	res.Aliases = r.aliases
 	return res
+}
+
+// reported reports a key at the path f that reading has a finding of already (a job's
+// resources.requests, a name in a deployment's requests or limits, which azure-ai-ml
+// reads after renaming nvidia.com/gpu): the unknown-field check leaves it to that one.
+func (r *reader) reported(kind Kind, f string) bool {
+	if kind == KindDeployment && (within(f, field.NewPath("resources", "requests")) || within(f, field.NewPath("resources", "limits"))) {
+		return true
+	}
+	for _, e := range r.Errs {
+		if e.Field == f {
+			return true
+		}
+	}
+	return false
 }
 
 // owns reports an error of one of the result's workloads or computes.
