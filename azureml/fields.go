@@ -26,7 +26,38 @@ type fieldSchema struct {
 	name     string
 	open     bool
 	required []string
-	fields   []schemaField
+	// types are the values its type field allows (an enum), none when it has no such
+	// field: a union reads a mapping by it only when the mapping's type is one of them.
+	types  []string
+	fields []schemaField
+}
+
+// reads reports whether the schema can read the mapping m, as a union tries it: m has
+// its required fields and, if the schema has a type of its own, one it allows.
+func (s *fieldSchema) reads(m map[string]any) bool {
+	for _, r := range s.required {
+		if _, ok := m[r]; !ok {
+			return false
+		}
+	}
+	if len(s.types) == 0 {
+		return true
+	}
+	// An untyped mapping is read by a schema of typed values that tolerates any key
+	// only when it has what that schema requires (a pipeline step's component): an
+	// untyped inline step is not taken for a parallel step (PipelineParallelJobSchema
+	// requires nothing, but the ParallelJob it makes refuses the keys it kept, so
+	// azure-ai-ml reports them as unknown for the other alternatives).
+	t, ok := m["type"].(string)
+	if !ok {
+		return !s.open || len(s.required) > 0
+	}
+	for _, v := range s.types {
+		if strings.EqualFold(v, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // schemaField is a key of a schema and the shape of value it takes.
@@ -208,17 +239,10 @@ func (c *fieldChecker) byType(v any, fv *fieldValue) (vals []uint16, ok, refused
 // mapping checks the keys of the mapping m at p, which any of the schemas may read (and,
 // when dicts is not empty, a mapping of any keys to values of those shapes). As
 // marshmallow's unions do, the value is read by the schemas it can be read by: those
-// whose required fields it has (else the strict ones among all, else all). A key that
+// whose required fields and type it has (else the strict ones among all, else all). A key that
 // none of them declares, when none tolerates unknown keys, is a finding.
 func (c *fieldChecker) mapping(m map[string]any, schemas, dicts []uint16, p *field.Path) {
-	cands := slices.DeleteFunc(slices.Clone(schemas), func(i uint16) bool {
-		for _, r := range fieldSchemas[i].required {
-			if _, ok := m[r]; !ok {
-				return true
-			}
-		}
-		return false
-	})
+	cands := slices.DeleteFunc(slices.Clone(schemas), func(i uint16) bool { return !fieldSchemas[i].reads(m) })
 	if len(cands) == 0 {
 		cands = slices.DeleteFunc(slices.Clone(schemas), func(i uint16) bool { return fieldSchemas[i].open })
 	}

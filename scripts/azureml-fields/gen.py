@@ -45,7 +45,7 @@ from azure.ai.ml._schema.compute.compute_instance import ComputeInstanceSchema
 from azure.ai.ml._schema.compute.kubernetes_compute import KubernetesComputeSchema
 from azure.ai.ml._schema.compute.synapsespark_compute import SynapseSparkComputeSchema
 from azure.ai.ml._schema.compute.virtual_machine_compute import VirtualMachineComputeSchema
-from azure.ai.ml._schema.core.fields import ExperimentalField, TypeSensitiveUnionField, UnionField
+from azure.ai.ml._schema.core.fields import ExperimentalField, StringTransformedEnum, TypeSensitiveUnionField, UnionField
 from azure.ai.ml._schema.core.schema import PathAwareSchema
 from azure.ai.ml._schema.job.command_job import CommandJobSchema
 from azure.ai.ml._schema.pipeline.pipeline_job import PipelineJobSchema
@@ -96,7 +96,7 @@ class Table:
         self.schema_ids[key] = i
         self.schemas.append(None)
         path_aware = isinstance(s, PathAwareSchema)
-        known, required = [], []
+        known, required, types = [], [], []
         for name, f in s.fields.items():
             if f.dump_only and not path_aware:
                 continue
@@ -104,7 +104,9 @@ class Table:
             known.append((k, self.field(f)))
             if f.required and not f.dump_only:
                 required.append(k)
-        self.schemas[i] = (type(s).__name__, open_, sorted(required), sorted(known))
+            if k == "type" and isinstance(f, StringTransformedEnum):
+                types = sorted(set(str(v) for v in f.allowed_values))
+        self.schemas[i] = (type(s).__name__, open_, sorted(required), types, sorted(known))
         return i
 
     def nested(self, f):
@@ -191,10 +193,12 @@ def main():
     w("}\n\n")
     w("// fieldSchemas are azure-ai-ml's schemas met, by index.\n")
     w("var fieldSchemas = [...]fieldSchema{\n")
-    for i, (name, open_, required, known) in enumerate(t.schemas):
+    for i, (name, open_, required, types, known) in enumerate(t.schemas):
         req = ", ".join(go_string(r) for r in required)
+        ts = ", ".join(go_string(r) for r in types)
         fs = ", ".join("{%s, %d}" % (go_string(k), v) for k, v in known)
-        w("\t%d: {%s, %s, []string{%s}, []schemaField{%s}},\n" % (i, go_string(name), "true" if open_ else "false", req, fs))
+        w("\t%d: {%s, %s, []string{%s}, []string{%s}, []schemaField{%s}},\n"
+          % (i, go_string(name), "true" if open_ else "false", req, ts, fs))
     w("}\n\n")
     w("// fieldValues are the shapes of value a field takes, by index.\n")
     w("var fieldValues = [...]fieldValue{\n")
