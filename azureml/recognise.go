@@ -87,6 +87,11 @@ func Recognise(v any) (kind Kind, skip string) {
 		if has("deployments") {
 			return KindEndpoint, ""
 		}
+		// A deployment whose endpoint is given on the command line (az ml
+		// online-deployment create --endpoint-name): it has what only a workload has.
+		if workloadKey(m) != "" {
+			return KindDeployment, ""
+		}
 		// A Kubernetes compute file may hold a name and its type alone (an attached
 		// cluster's resource_id, namespace and identity are optional): it is a compute
 		// unless it has what only an online endpoint has.
