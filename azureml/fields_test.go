@@ -139,6 +139,7 @@ func azureAIML(t *testing.T, args ...string) []byte {
 
 // TestFieldsGenerated: regenerating the tables from azure-ai-ml changes nothing.
 func TestFieldsGenerated(t *testing.T) {
+	t.Parallel() // beside the next: each imports azure-ai-ml, which takes most of the time
 	out := azureAIML(t, "../scripts/azureml-fields/gen.py")
 	got, err := format.Source(out)
 	if err != nil {
@@ -163,6 +164,7 @@ func TestFieldsGenerated(t *testing.T) {
 // the file does not use); an online deployment that says its type is the kind
 // load_online_deployment makes it.
 func TestUnknownFieldsAgreeWithAzureAIML(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("INSTANCETYPES_AZUREML") != "1" {
 		t.Skip("set INSTANCETYPES_AZUREML=1 to run azure-ai-ml itself (scripts/azureml-fields/run.sh fetches it)")
 	}

@@ -67,8 +67,8 @@ type Result struct {
 
 // Read reads the Azure ML document d, recognised as kind: the workloads it holds, with
 // what resolution needs of each (its name, instance type, compute, a deployment's
-// resources and whether its model is MLflow), or its compute targets. Of the rest, only
-// keys set twice are findings.
+// resources and whether its model is MLflow), or its compute targets. Of the rest, keys
+// set twice are findings, and keys azure-ai-ml refuses as unknown (UnknownFields).
 func Read(d *source.Document, kind Kind) *Result {
 	r := &reader{doc: d}
 	r.Src = d
