@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/amlarc-go/instancetypes/internal/rules"
 )
 
@@ -289,4 +291,47 @@ func TestUnknownFieldsAgreeWithAzureAIML(t *testing.T) {
 		}
 	}
 	t.Logf("%d files loaded by azure-ai-ml, %d compared", len(azure), compared)
+}
+
+// TestUnknownFieldsProperty: for any schema of the tables, a mapping of some of its
+// declared keys (its required ones and its type among them) has no unknown field, and one
+// more key it does not declare is the one finding, at that key, unless the schema
+// tolerates unknown keys.
+func TestUnknownFieldsProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		i := rapid.IntRange(0, len(fieldSchemas)-1).Draw(t, "schema")
+		s := &fieldSchemas[i]
+		m := map[string]any{}
+		for _, f := range s.fields {
+			if rapid.Bool().Draw(t, "has "+f.name) {
+				m[f.name] = nil
+			}
+		}
+		for _, r := range s.required {
+			m[r] = nil
+		}
+		if len(s.types) > 0 {
+			m["type"] = rapid.SampledFrom(s.types).Draw(t, "type")
+		}
+		extra := rapid.StringMatching(`[a-z_]{1,12}`).Draw(t, "extra")
+		if _, declared := s.lookup(extra); declared {
+			extra = ""
+		}
+		var c fieldChecker
+		c.mapping(m, []uint16{uint16(i)}, nil, nil)
+		if len(c.errs) > 0 {
+			t.Fatalf("%s: %v has unknown fields %v", s.name, m, c.errs)
+		}
+		if extra == "" {
+			return
+		}
+		m[extra] = 1
+		c.mapping(m, []uint16{uint16(i)}, nil, nil)
+		switch {
+		case s.open && len(c.errs) > 0:
+			t.Fatalf("%s tolerates unknown keys; %q has findings %v", s.name, extra, c.errs)
+		case !s.open && (len(c.errs) != 1 || c.errs[0].Field != extra || c.errs[0].Origin != rules.UnknownField):
+			t.Fatalf("%s: %q gives %v; want one unknown-field finding at it", s.name, extra, c.errs)
+		}
+	})
 }
