@@ -335,3 +335,39 @@ func TestUnknownFieldsProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestUnknownFieldsAnyValue: whatever the value of a document (keys of the tables and
+// others, at any depth, values of any kind), the check returns, with each finding an
+// unknown-field one at a key of the document.
+func TestUnknownFieldsAnyValue(t *testing.T) {
+	var names []string
+	for _, s := range fieldSchemas {
+		for _, f := range s.fields {
+			names = append(names, f.name)
+		}
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	key := rapid.OneOf(rapid.SampledFrom(names), rapid.StringMatching(`[a-z_]{1,8}`))
+	var value func(depth int) *rapid.Generator[any]
+	value = func(depth int) *rapid.Generator[any] {
+		scalar := rapid.OneOf(rapid.Just[any](nil), rapid.Just[any](true), rapid.Just[any](json.Number("1")),
+			rapid.Map(rapid.SampledFrom([]string{"command", "kubernetes", "pytorch", "uniform", "model", "x"}), func(s string) any { return s }))
+		if depth == 0 {
+			return scalar
+		}
+		return rapid.OneOf(scalar,
+			rapid.Map(rapid.MapOfN(key, value(depth-1), 0, 5), func(m map[string]any) any { return m }),
+			rapid.Map(rapid.SliceOfN(value(depth-1), 0, 3), func(l []any) any { return l }))
+	}
+	kinds := []Kind{KindJob, KindSweepJob, KindPipelineJob, KindAutoMLJob, KindDeployment, KindBatchDeployment, KindCompute, KindEndpoint}
+	rapid.Check(t, func(t *rapid.T) {
+		kind := rapid.SampledFrom(kinds).Draw(t, "kind")
+		v := value(4).Draw(t, "value")
+		for _, e := range UnknownFields(kind, v) {
+			if e.Origin != rules.UnknownField || e.Field == "" {
+				t.Fatalf("UnknownFields(%s) made %v", kind, e)
+			}
+		}
+	})
+}
