@@ -154,6 +154,9 @@ func UnknownFields(kind Kind, v any) field.ErrorList {
 // fieldChecker walks a document beside the shapes azure-ai-ml's schemas give its values.
 type fieldChecker struct {
 	errs field.ErrorList
+	// known are the known keys of each set of schemas a finding was made in, kept for
+	// the next finding in the same place.
+	known map[string][]string
 	// foldType: the type that chooses a schema is compared regardless of case (a
 	// compute's, as load_compute compares it).
 	foldType bool
@@ -266,7 +269,7 @@ func (c *fieldChecker) mapping(m map[string]any, schemas, dicts []uint16, p *fie
 		case len(dicts) > 0:
 			c.check(m[k], dicts, entry(p, k))
 		case !open:
-			c.errs = append(c.errs, unknownField(k, knownKeys(cands), p.Child(k)))
+			c.errs = append(c.errs, unknownField(k, c.knownKeys(cands), p.Child(k)))
 		}
 	}
 }
@@ -296,7 +299,17 @@ func entry(p *field.Path, key string) *field.Path {
 }
 
 // knownKeys are the keys the schemas declare, sorted, once each.
-func knownKeys(schemas []uint16) []string {
+func (c *fieldChecker) knownKeys(schemas []uint16) []string {
+	id := make([]byte, 0, 2*len(schemas))
+	for _, i := range schemas {
+		id = append(id, byte(i>>8), byte(i))
+	}
+	if keys, ok := c.known[string(id)]; ok {
+		return keys
+	}
+	if c.known == nil {
+		c.known = map[string][]string{}
+	}
 	var keys []string
 	for _, i := range schemas {
 		for _, f := range fieldSchemas[i].fields {
@@ -304,5 +317,7 @@ func knownKeys(schemas []uint16) []string {
 		}
 	}
 	slices.Sort(keys)
-	return slices.Compact(keys)
+	keys = slices.Compact(keys)
+	c.known[string(id)] = keys
+	return keys
 }
