@@ -7,6 +7,8 @@
 #   scripts/azureml-fields/run.sh python ARGS...   runs python3 ARGS with azure-ai-ml
 #   scripts/azureml-fields/run.sh fetch            fetches and unpacks only
 #
+# Exits 3 when Debian unstable no longer ships the pinned azure-ai-ml.
+#
 # The scratch directory is $AZUREML_FIELDS_DIR, else ~/.cache/instancetypes/azureml-fields.
 # Pure-Python packages come from Debian unstable (beside python3-azure); those with
 # compiled code (cryptography, jsonschema's helpers) from the machine's own suite, built for
@@ -54,7 +56,7 @@ fetch() {
 		echo "Debian unstable's python3-azure no longer ships azure-ai-ml $version:" >&2
 		ls -d "$site"/azure_ai_ml-* >&2 || true
 		echo "pin the new version here and regenerate (docs/development.md)" >&2
-		exit 1
+		exit 3
 	fi
 }
 
