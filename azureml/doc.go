@@ -10,9 +10,10 @@
 // marshmallow schemas are the reference; tests hold files of every family to what
 // azure-ai-ml 1.34 read from them.
 //
-//   - A Kubernetes online deployment (kubernetesOnlineDeployment, or type: kubernetes,
-//     or an endpoint_name without a managed or batch marker: the source document's
-//     examples have no type, so their $schema decides), with its instance_type,
+//   - A Kubernetes online deployment (type: kubernetes, whatever its $schema says, as
+//     azure-ai-ml's load_online_deployment decides; without a type, the
+//     kubernetesOnlineDeployment $schema, or an endpoint_name without a managed or batch
+//     marker: the source document's examples have no type), with its instance_type,
 //     resources (requests and limits of cpu, memory and gpu, which is nvidia.com/gpu;
 //     both given is a finding) and model.type (mlflow_model marks MLflow).
 //   - Command, sweep and AutoML jobs on a compute target (resources.instance_type), batch
@@ -26,6 +27,10 @@
 //     Spark jobs and steps, local jobs, pipeline components and data steps, batch
 //     deployments without a compute, components, endpoints without deployments, GitHub
 //     workflows.
+//
+// Every key azure-ai-ml refuses as unknown in a file it checks is a finding
+// (UnknownFields), by tables generated from azure-ai-ml's own schemas (fields_gen.go,
+// scripts/azureml-fields); where those tolerate unknown keys, so does it.
 //
 // Findings carry their rule id in the Origin of their field.Error: legacy-compute-form,
 // legacy-form, azureml-resource-name, azureml-resource-type, gpu-given-twice,

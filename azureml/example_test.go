@@ -61,3 +61,29 @@ func ExampleParseCompute() {
 	// "k8s-compute" "ml-rg" "ml-ws" false
 	// "" "" "" true
 }
+
+// UnknownFields reports the keys azure-ai-ml refuses in an Azure ML file, at any depth,
+// each with the key most likely meant; tags take any name. Read reports them too.
+func ExampleUnknownFields() {
+	data := []byte(`$schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json
+name: blue
+endpoint_name: my-endpoint
+model: azureml:my-model:1
+instance_tpye: gpu-small
+code_configuration:
+  code: ./src
+  scoring_scirpt: score.py
+tags:
+  team: vision
+`)
+	source.Scan(data, source.Options{Reader: source.Plain}, func(d *source.Document) bool {
+		kind, _ := azureml.Recognise(d.Value)
+		for _, e := range azureml.UnknownFields(kind, d.Value) {
+			fmt.Printf("line %d: %s: %s\n", d.PositionOf(e.Field).Line, e.Field, e.Detail)
+		}
+		return true
+	})
+	// Output:
+	// line 8: code_configuration.scoring_scirpt: unknown field "scoring_scirpt"; did you mean "scoring_script"? (the Azure ML CLI refuses it: "Unknown field")
+	// line 5: instance_tpye: unknown field "instance_tpye"; did you mean "instance_type"? (the Azure ML CLI refuses it: "Unknown field")
+}

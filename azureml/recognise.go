@@ -52,10 +52,13 @@ func Recognise(v any) (kind Kind, skip string) {
 	}
 	has := func(key string) bool { _, ok := m[key]; return ok }
 	scalar := func(key string) string { return scalarText(m[key]) }
+	typ := scalar("type")
 	if s, ok := m["$schema"]; ok {
+		if kind, skip, ok := deploymentByType(scalarText(s), typ); ok {
+			return kind, skip
+		}
 		return recogniseSchema(scalarText(s), m)
 	}
-	typ := scalar("type")
 	switch typ {
 	case "pipeline":
 		if has("endpoint_name") {
@@ -83,6 +86,11 @@ func Recognise(v any) (kind Kind, skip string) {
 		}
 		if has("deployments") {
 			return KindEndpoint, ""
+		}
+		// A deployment whose endpoint is given on the command line (az ml
+		// online-deployment create --endpoint-name): it has what only a workload has.
+		if workloadKey(m) != "" {
+			return KindDeployment, ""
 		}
 		// A Kubernetes compute file may hold a name and its type alone (an attached
 		// cluster's resource_id, namespace and identity are optional): it is a compute
@@ -131,17 +139,23 @@ func Recognise(v any) (kind Kind, skip string) {
 	return "", "not an InstanceType, nor an Azure ML deployment or job"
 }
 
+// schemaName is the name of the schema file a $schema names, lower-cased, without its
+// host, version path and .schema.json.
+func schemaName(schema string) string {
+	name := strings.ToLower(pathpkg.Base(schema))
+	return strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".schema")
+}
+
 // recogniseSchema recognises an Azure ML file by its $schema: the name of the schema
 // file, whatever the host and the version path before it.
 func recogniseSchema(schema string, m map[string]any) (Kind, string) {
-	name := strings.ToLower(pathpkg.Base(schema))
-	name = strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".schema")
+	name := schemaName(schema)
 	_, deployments := m["deployments"]
 	switch name {
 	case "kubernetesonlinedeployment":
 		return KindDeployment, ""
 	case "managedonlinedeployment":
-		return "", "a managed online deployment: it runs on Azure VMs, not on Kubernetes"
+		return "", managedSkip
 	case "batchdeployment", "modelbatchdeployment":
 		return recogniseBatch(m)
 	case "pipelinecomponentbatchdeployment":
@@ -173,6 +187,29 @@ func recogniseSchema(schema string, m map[string]any) (Kind, string) {
 	}
 	return "", "an Azure ML " + name + " file, which names no instance type"
 }
+
+// deploymentByType recognises an online deployment file whose $schema names an online
+// deployment's schema and whose type says which: type decides, as azure-ai-ml's
+// load_online_deployment decides (type: kubernetes is read by the Kubernetes deployment's
+// schema, type: managed by the managed one's), whatever $schema says. ok is false for a
+// file of another schema, or with no such type: $schema decides then.
+func deploymentByType(schema, typ string) (kind Kind, skip string, ok bool) {
+	switch schemaName(schema) {
+	case "kubernetesonlinedeployment", "managedonlinedeployment":
+	default:
+		return "", "", false
+	}
+	switch typ {
+	case "kubernetes":
+		return KindDeployment, "", true
+	case "managed":
+		return "", managedSkip, true
+	}
+	return "", "", false
+}
+
+// managedSkip is why a managed online deployment is skipped.
+const managedSkip = "a managed online deployment: it runs on Azure VMs, not on Kubernetes"
 
 // sparkSkip is why a Spark job is skipped.
 const sparkSkip = "a Spark job: it runs on serverless Spark compute or an attached Synapse Spark pool, never on Kubernetes"

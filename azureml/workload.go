@@ -67,8 +67,8 @@ type Result struct {
 
 // Read reads the Azure ML document d, recognised as kind: the workloads it holds, with
 // what resolution needs of each (its name, instance type, compute, a deployment's
-// resources and whether its model is MLflow), or its compute targets. Of the rest, only
-// keys set twice are findings.
+// resources and whether its model is MLflow), or its compute targets. Of the rest, keys
+// set twice are findings, and keys azure-ai-ml refuses as unknown (UnknownFields).
 func Read(d *source.Document, kind Kind) *Result {
 	r := &reader{doc: d}
 	r.Src = d
@@ -118,8 +118,30 @@ func Read(d *source.Document, kind Kind) *Result {
 	for _, e := range dups {
 		res.attribute(e)
 	}
+	var unknown field.ErrorList
+	for _, e := range UnknownFields(kind, d.Value) {
+		if !r.reported(kind, e.Field) {
+			unknown = append(unknown, e)
+		}
+	}
+	res.attributeAll(unknown)
 	res.Aliases = r.aliases
 	return res
+}
+
+// reported reports a key at the path f that reading has a finding of already (a job's
+// resources.requests, a name in a deployment's requests or limits, which azure-ai-ml
+// reads after renaming nvidia.com/gpu): the unknown-field check leaves it to that one.
+func (r *reader) reported(kind Kind, f string) bool {
+	if kind == KindDeployment && (within(f, field.NewPath("resources", "requests")) || within(f, field.NewPath("resources", "limits"))) {
+		return true
+	}
+	for _, e := range r.Errs {
+		if e.Field == f {
+			return true
+		}
+	}
+	return false
 }
 
 // owns reports an error of one of the result's workloads or computes.
@@ -152,6 +174,38 @@ func (res *Result) attribute(e *field.Error) {
 		}
 	}
 	res.Errors = append(res.Errors, e)
+}
+
+// attributeAll adds findings of the whole document to the workloads or computes they are
+// in, as attribute does, each list grown once.
+func (res *Result) attributeAll(errs field.ErrorList) {
+	if len(errs) == 0 {
+		return
+	}
+	by := map[int]field.ErrorList{} // workload i, or compute -1-i, or the document's, len(res.Workloads)
+	var order []int
+	for _, e := range errs {
+		at := len(res.Workloads)
+		if i := slices.IndexFunc(res.Workloads, func(w Item) bool { return within(e.Field, w.Path) }); i >= 0 {
+			at = i
+		} else if i := slices.IndexFunc(res.Computes, func(c ComputeItem) bool { return within(e.Field, c.Path) }); i >= 0 {
+			at = -1 - i
+		}
+		if _, ok := by[at]; !ok {
+			order = append(order, at)
+		}
+		by[at] = append(by[at], e)
+	}
+	for _, at := range order {
+		switch {
+		case at == len(res.Workloads):
+			res.Errors = append(res.Errors, by[at]...)
+		case at >= 0:
+			res.Workloads[at].Errors = append(slices.Clip(res.Workloads[at].Errors), by[at]...)
+		default:
+			res.Computes[-1-at].Errors = append(slices.Clip(res.Computes[-1-at].Errors), by[at]...)
+		}
+	}
 }
 
 // within reports whether the field path f is at or below p (any path for nil).

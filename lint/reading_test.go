@@ -228,22 +228,29 @@ a:
 	src:  "\n" + typeHeader + "metadata:\n\tname: a\n",
 	want: []loc{{4, "", "SyntaxError"}},
 }, {
-	name: "deployment resources are strict, the rest is not",
+	// Every key azure-ai-ml refuses is one finding (resources.instance_type is not reported
+	// twice); what its schemas leave open (tags, environment_variables) is not.
+	name: "Azure ML deployments are strict as azure-ai-ml reads them",
 	src: `
 $schema: https://azuremlschemas.azureedge.net/latest/kubernetesOnlineDeployment.schema.json
 name: blue
 endpoint_name: e
 anything: {goes: here}
+tags: {anything: goes}
+environment_variables: {ANY: thing}
 resources:
   requests: {cpu: "1"}
   instance_type: x
 environment:
   image: a
   image: b
+  imgae: c
 `,
 	want: []loc{
-		{7, "resources.instance_type", "UnknownField"},
-		{10, "environment.image", "FieldValueDuplicate"},
+		{4, "anything", "UnknownField"},
+		{9, "resources.instance_type", "UnknownField"},
+		{12, "environment.image", "FieldValueDuplicate"},
+		{13, "environment.imgae", "UnknownField"},
 	},
 }, {
 	// A custom tag (!foo bar) leaves a string, as kubectl reads it: it used to be a finding.

@@ -1,0 +1,1 @@
+"""A stand-in for OpenTelemetry, which Debian does not package (see trace.py)."""
