@@ -98,12 +98,19 @@ func TestNeverReadsANonLiteral(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		d := &drawn{}
 		var calls []string
+		changed := 0 // workloads bound to a name whose object is changed afterwards
 		for i := range rapid.IntRange(1, 4).Draw(t, "calls") {
 			c := d.call(t, 0)
-			if rapid.Bool().Draw(t, "in a function") {
+			switch rapid.IntRange(0, 2).Draw(t, "how") {
+			case 0:
 				calls = append(calls, fmt.Sprintf("def g%d(param):\n    return %s", i, c))
-			} else {
+			case 1:
 				calls = append(calls, fmt.Sprintf("w%d = %s", i, c))
+			case 2:
+				change := rapid.SampledFrom([]string{"w%d.instance_type = %q", "w%d.resources.instance_type = %q",
+					"w%d.set_resources(instance_type=%q)", "w%d.compute = %q"}).Draw(t, "change")
+				calls = append(calls, fmt.Sprintf("w%d = %s", i, c), fmt.Sprintf(change, i, d.marker(false)))
+				changed++
 			}
 		}
 		src := "import os\nfrom azure.ai.ml import command\nfrom azure.ai.ml.entities import *\n" +
@@ -130,13 +137,21 @@ func TestNeverReadsANonLiteral(t *testing.T) {
 				}
 			}
 		}
-		// Every non-literal value of a workload read is counted.
+		// Every value not read has a reason; every workload whose object is changed
+		// is unknown as a whole (or skipped).
+		whole := 0
 		for _, it := range res.Workloads {
 			for _, u := range it.Unknown {
 				if u.Why == "" {
 					t.Fatalf("an unknown value without a reason: %+v", u)
 				}
+				if u.Path == "" {
+					whole++
+				}
 			}
+		}
+		if whole > changed || whole+len(res.Skipped) < changed {
+			t.Fatalf("%d workloads unknown as a whole, %d skipped; %d changed\n%s\n%s", whole, len(res.Skipped), changed, src, summary(res))
 		}
 	})
 }

@@ -157,12 +157,16 @@ type reader struct {
 	// assigned maps a call that is the value of a plain assignment to the names it is
 	// bound to.
 	assigned map[*python.Call][]string
+	// changed maps a name to the places where the object it is bound to is changed:
+	// an attribute or index assigned, augmented or deleted (job.resources = ...), or
+	// job.set_resources(...) called.
+	changed map[string][]python.Pos
 	res      *Result
 }
 
 func newReader(units []unit) *reader {
 	r := &reader{units: units, binds: map[string][]binding{}, consumed: map[*python.Call]bool{},
-		assigned: map[*python.Call][]string{}, res: &Result{}}
+		assigned: map[*python.Call][]string{}, changed: map[string][]python.Pos{}, res: &Result{}}
 	for i, u := range units {
 		r.collect(i, u.mod)
 	}
@@ -199,9 +203,11 @@ func (r *reader) collect(u int, m *python.Module) {
 		case *python.Starred:
 			bindOther(e.Value)
 		case *python.Attribute, *python.Subscript:
-			// A change of the object a name is bound to: the name is not followed.
+			// A change of the object a name is bound to: the name is not followed, and
+			// the calls bound to it are not read.
 			if n := rootName(e); n != nil {
 				r.bind(n.ID, binding{unit: u, pos: n.Pos})
+				r.changed[n.ID] = append(r.changed[n.ID], n.Pos)
 			}
 		}
 	}
@@ -292,6 +298,7 @@ func (r *reader) collect(u int, m *python.Module) {
 			if at, ok := n.Func.(*python.Attribute); ok && at.Attr == "set_resources" {
 				if name := rootName(at.Value); name != nil {
 					r.bind(name.ID, binding{unit: u, pos: name.Pos})
+					r.changed[name.ID] = append(r.changed[name.ID], name.Pos)
 				}
 			}
 		}
@@ -394,13 +401,21 @@ func (r *reader) resolve(e python.Expr, u int) (python.Expr, int, string) {
 		case len(bs) == 0:
 			return e, u, "a name bound nowhere in the file"
 		case len(bs) > 1:
-			return e, u, "a name bound " + strconv.Itoa(len(bs)) + " times"
+			return e, u, "a name bound " + times(len(bs))
 		case bs[0].value == nil:
 			return e, u, "a name not bound by an assignment (a parameter, an import, a loop or with target...)"
 		}
 		e, u = bs[0].value, bs[0].unit
 	}
 	return e, u, "a chain of names too long to follow"
+}
+
+// times says n times in words.
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return strconv.Itoa(n) + " times"
 }
 
 // describe says what a value that is not read is.
@@ -582,14 +597,16 @@ func (r *reader) read() *Result {
 	return r.res
 }
 
-// newItem starts an item for the call c of class cls in unit u; a call bound to a name
-// that is changed elsewhere is unknown as a whole.
+// newItem starts an item for the call c of class cls in unit u. A call bound to a name
+// whose object is changed anywhere (job.resources = ...) is unknown as a whole; one bound
+// to a name bound again (job = command(...) in two cells) is not: each call creates its
+// own object.
 func (r *reader) newItem(c *python.Call, u int, cls string, kind workload.Kind) *item {
 	x := &item{r: r, class: cls, u: u, it: &Item{Class: cls, Pos: r.pos(u, c.Pos),
 		Workload: &workload.Workload{Kind: kind}, At: map[string]Position{}}}
 	for _, name := range r.assigned[c] {
-		if n := len(r.binds[name]); n > 1 {
-			x.unknown(c, u, "", "bound to "+name+", which is bound or changed "+strconv.Itoa(n-1)+" more times")
+		if n := len(r.changed[name]); n > 0 {
+			x.unknown(c, u, "", "bound to "+name+", whose object is changed "+times(n)+" (an attribute or index assigned, or set_resources called)")
 		}
 	}
 	return x
@@ -670,7 +687,9 @@ func (r *reader) workload(c *python.Call, u int, cls string) {
 		ref := azureml.ParseCompute(w.Compute)
 		switch {
 		case cls == classCommand && !computeGiven:
-			reason = "a serverless job (it names no compute): its instance_type is an Azure VM size, not an InstanceType"
+			// As a pipeline's step, it runs on the pipeline's default compute, which is
+			// not read: not checked either way.
+			reason = "a job that names no compute: serverless (its instance_type an Azure VM size), or a pipeline's step on the pipeline's default compute"
 		case cls != classCommand && ref.Name == "" && !ref.Expression:
 			reason = "a batch deployment that names no compute target"
 		case ref.Local:

@@ -205,7 +205,7 @@ b = command(compute="azureml:serverless", instance_type="Standard_E4s_v3")
 c = command(compute="local")
 d = ManagedOnlineDeployment(instance_type="Standard_DS3_v2")
 e = BatchDeployment(name="b")
-`, `skip command @3: a serverless job (it names no compute): its instance_type is an Azure VM size, not an InstanceType
+`, `skip command @3: a job that names no compute: serverless (its instance_type an Azure VM size), or a pipeline's step on the pipeline's default compute
 skip command @4: a serverless job (compute: "azureml:serverless"): its instance_type is an Azure VM size, not an InstanceType
 skip command @5: a job that runs locally (compute: local)
 skip ManagedOnlineDeployment @6: a managed online deployment: it runs on Azure VMs, not on Kubernetes
@@ -258,10 +258,26 @@ d = KubernetesOnlineDeployment(instance_type="t", resources=ResourceRequirements
 `, `command CommandJob @3:7 compute=k8s type=a
   compute @3:23
   resources.instance_type @3:44
-  ? "" bound to job, which is bound or changed 1 more times @3:7
+  ? "" bound to job, whose object is changed once (an attribute or index assigned, or set_resources called) @3:7
 KubernetesOnlineDeployment KubernetesOnlineDeployment @7:5 type=t requests={} limits={}
   instance_type @7:46
   ? "resources.requests" a name bound 2 times @7:99
+`},
+	{"a name bound again: each call read on its own; set_resources changes the object", `from azure.ai.ml import command
+job = command(compute="k8s", instance_type="cpu-small")
+job = command(compute="k8s", instance_type="gpu-a100")
+other = command(compute="k8s", instance_type="x")
+other.set_resources(instance_type="y")
+`, `command CommandJob @2:7 compute=k8s type=cpu-small
+  compute @2:23
+  resources.instance_type @2:44
+command CommandJob @3:7 compute=k8s type=gpu-a100
+  compute @3:23
+  resources.instance_type @3:44
+command CommandJob @4:9 compute=k8s type=x
+  compute @4:25
+  resources.instance_type @4:46
+  ? "" bound to other, whose object is changed once (an attribute or index assigned, or set_resources called) @4:9
 `},
 	{"not azure-ai-ml: not read", `from mylib import command
 def KubernetesOnlineDeployment(**kw): pass
