@@ -161,7 +161,7 @@ type reader struct {
 	// an attribute or index assigned, augmented or deleted (job.resources = ...), or
 	// job.set_resources(...) called.
 	changed map[string][]python.Pos
-	res      *Result
+	res     *Result
 }
 
 func newReader(units []unit) *reader {
