@@ -157,9 +157,10 @@ type reader struct {
 	// assigned maps a call that is the value of a plain assignment to the names it is
 	// bound to.
 	assigned map[*python.Call][]string
-	// changed maps a name to the places where the object it is bound to is changed:
-	// an attribute or index assigned, augmented or deleted (job.resources = ...), or
-	// job.set_resources(...) called.
+	// changed maps a name to the places where what is read of the object it is bound
+	// to may change: an attribute read or an index assigned, augmented or deleted
+	// (job.resources = ..., not job.instance_count = ...), or job.set_resources(...)
+	// called.
 	changed map[string][]python.Pos
 	res     *Result
 }
@@ -207,7 +208,9 @@ func (r *reader) collect(u int, m *python.Module) {
 			// the calls bound to it are not read.
 			if n := rootName(e); n != nil {
 				r.bind(n.ID, binding{unit: u, pos: n.Pos})
-				r.changed[n.ID] = append(r.changed[n.ID], n.Pos)
+				if changesWhatIsRead(e) {
+					r.changed[n.ID] = append(r.changed[n.ID], n.Pos)
+				}
 			}
 		}
 	}
@@ -304,6 +307,32 @@ func (r *reader) collect(u int, m *python.Module) {
 		}
 		return true
 	})
+}
+
+// readAttributes are the attributes of the objects this package reads whose change
+// changes what it reads.
+var readAttributes = map[string]bool{
+	"instance_type": true, "resources": true, "compute": true, "model": true, "type": true,
+	"requests": true, "limits": true, "cpu": true, "memory": true, "gpu": true,
+}
+
+// changesWhatIsRead reports whether assigning the target e (an attribute or subscript
+// chain from a name) may change what is read of the name's object: an index anywhere, or
+// a first attribute among readAttributes (job.resources.instance_type, requests.cpu);
+// not job.instance_count or job.display_name.
+func changesWhatIsRead(e python.Expr) bool {
+	first := ""
+	for {
+		switch x := e.(type) {
+		case *python.Attribute:
+			first = x.Attr
+			e = x.Value
+		case *python.Subscript:
+			return true
+		default:
+			return first == "" || readAttributes[first]
+		}
+	}
 }
 
 // rootName returns the name an attribute or subscript chain starts from (job in

@@ -268,6 +268,9 @@ job = command(compute="k8s", instance_type="cpu-small")
 job = command(compute="k8s", instance_type="gpu-a100")
 other = command(compute="k8s", instance_type="x")
 other.set_resources(instance_type="y")
+third = command(compute="k8s", instance_type="z")
+third.instance_count = 2
+third.display_name = "not what is read"
 `, `command CommandJob @2:7 compute=k8s type=cpu-small
   compute @2:23
   resources.instance_type @2:44
@@ -278,6 +281,9 @@ command CommandJob @4:9 compute=k8s type=x
   compute @4:25
   resources.instance_type @4:46
   ? "" bound to other, whose object is changed once (an attribute or index assigned, or set_resources called) @4:9
+command CommandJob @6:9 compute=k8s type=z
+  compute @6:25
+  resources.instance_type @6:46
 `},
 	{"not azure-ai-ml: not read", `from mylib import command
 def KubernetesOnlineDeployment(**kw): pass
