@@ -525,6 +525,16 @@ func (x *item) unknown(e python.Expr, u int, path, why string) {
 	x.it.Unknown = append(x.it.Unknown, NotLiteral{Pos: x.r.pos(u, e.Position()), Class: x.class, Path: path, Why: why})
 }
 
+// wholeUnknown reports an item unknown as a whole.
+func (x *item) wholeUnknown() bool {
+	for _, u := range x.it.Unknown {
+		if u.Path == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // str reads the literal e at path; it returns "" and false, the value noted unknown,
 // when it is not one.
 func (x *item) str(e python.Expr, u int, path string) (string, bool) {
@@ -710,8 +720,9 @@ func (r *reader) workload(c *python.Call, u int, cls string) {
 			}
 		}
 	}
-	// Serverless, local and compute-less jobs are skipped, as in YAML.
-	if cls != classK8sOnline && computeKnown {
+	// Serverless, local and compute-less jobs are skipped, as in YAML; not one whose
+	// object is changed (its compute may be set after).
+	if cls != classK8sOnline && computeKnown && !x.wholeUnknown() {
 		reason := ""
 		ref := azureml.ParseCompute(w.Compute)
 		switch {

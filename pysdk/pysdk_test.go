@@ -271,6 +271,8 @@ other.set_resources(instance_type="y")
 third = command(compute="k8s", instance_type="z")
 third.instance_count = 2
 third.display_name = "not what is read"
+serverless = command(instance_type="Standard_E4s_v3")
+serverless.compute = "k8s"
 `, `command CommandJob @2:7 compute=k8s type=cpu-small
   compute @2:23
   resources.instance_type @2:44
@@ -284,6 +286,9 @@ command CommandJob @4:9 compute=k8s type=x
 command CommandJob @6:9 compute=k8s type=z
   compute @6:25
   resources.instance_type @6:46
+command CommandJob @9:14 type=Standard_E4s_v3
+  resources.instance_type @9:36
+  ? "" bound to serverless, whose object is changed once (an attribute or index assigned, or set_resources called) @9:14
 `},
 	{"not azure-ai-ml: not read", `from mylib import command
 def KubernetesOnlineDeployment(**kw): pass
