@@ -28,4 +28,9 @@
 // notebook, the line of the .ipynb file where the JSON string holding that source line
 // starts, the column within the cell's line, the cell's number (1-based among all
 // cells) and the line within the cell.
+//
+// Scopes are not told apart: every binding of a name anywhere in the file counts, which
+// only ever makes fewer names followed, except for a name bound once inside one function
+// and used in another (a NameError when run), which is followed. Nothing is wired into
+// the command yet: the rules are checked on the YAML only.
 package pysdk

@@ -2,6 +2,7 @@ package pysdk
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -103,6 +104,34 @@ func TestReadNotebook(t *testing.T) {
 	}
 	if len(res.CellErrors) != 0 {
 		t.Errorf("CellErrors = %v; want none", res.CellErrors)
+	}
+}
+
+// Comments are reported at their places in the .ipynb, for suppression comments.
+func TestNotebookComments(t *testing.T) {
+	cells := []string{"from azure.ai.ml import command\n", "#md # not code\n",
+		"job = command(\n    compute=\"k8s\",  # instancetype:ignore R9\n)\n"}
+	data := makeNotebook(t, cells...)
+	res, err := ReadNotebook(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Comments) != 1 {
+		t.Fatalf("Comments = %+v; want one", res.Comments)
+	}
+	c := res.Comments[0]
+	line := strings.Split(string(data), "\n")[c.Pos.Line-1]
+	if c.Text != "# instancetype:ignore R9" || c.Pos.Cell != 3 || c.Pos.CellLine != 2 || c.Pos.Column != 21 ||
+		!strings.Contains(line, `compute=\"k8s\",  # instancetype:ignore R9`) {
+		t.Errorf("Comments[0] = %+v on .ipynb line %q; want the comment of cell 3, line 2, column 21", c, line)
+	}
+	s, err := ReadScript([]byte("x = 1  # a\n# b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Comment{{Pos: Position{Line: 1, Column: 8}, Text: "# a"}, {Pos: Position{Line: 2, Column: 1}, Text: "# b"}}
+	if !slices.Equal(s.Comments, want) {
+		t.Errorf("ReadScript: Comments = %+v; want %+v", s.Comments, want)
 	}
 }
 

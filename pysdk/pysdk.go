@@ -82,6 +82,15 @@ type Result struct {
 	// package parses. When there is any, no name is followed: a cell that does not parse
 	// may bind it.
 	CellErrors []CellError
+	// Comments are the comments of the file (of a notebook: of its code cells read), in
+	// order, at their positions, for suppression comments (# instancetype:ignore R9).
+	Comments []Comment
+}
+
+// Comment is one comment: Text runs from the '#' to the end of its line.
+type Comment struct {
+	Pos  Position
+	Text string
 }
 
 // CellError is a code cell that does not parse.
@@ -170,6 +179,9 @@ func newReader(units []unit) *reader {
 		assigned: map[*python.Call][]string{}, changed: map[string][]python.Pos{}, res: &Result{}}
 	for i, u := range units {
 		r.collect(i, u.mod)
+		for _, c := range u.mod.Comments {
+			r.res.Comments = append(r.res.Comments, Comment{Pos: r.pos(i, c.Pos), Text: c.Text})
+		}
 	}
 	return r
 }
