@@ -474,6 +474,8 @@ func describe(e python.Expr) string {
 		return "an expression"
 	case *python.IfExp:
 		return "a conditional expression"
+	case *python.NamedExpr:
+		return "an assignment expression"
 	case *python.Constant:
 		switch e.Kind {
 		case python.Bytes:

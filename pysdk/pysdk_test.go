@@ -290,6 +290,19 @@ command CommandJob @9:14 type=Standard_E4s_v3
   resources.instance_type @9:36
   ? "" bound to serverless, whose object is changed once (an attribute or index assigned, or set_resources called) @9:14
 `},
+	{"bindings: annotated, chained; full module path; positional and walrus not read", `import azure.ai.ml
+t: str = "gpu-a100"
+a = b = "k8s"
+j1 = azure.ai.ml.command(compute=a, instance_type=t)
+j2 = azure.ai.ml.command("python train.py", compute=b, instance_type=(w := "x"))
+`, `command CommandJob @4:6 compute=k8s type=gpu-a100
+  compute @3:9
+  resources.instance_type @2:10
+command CommandJob @5:6 compute=k8s
+  compute @3:9
+  ? "*" a positional argument not read @5:26
+  ? "resources.instance_type" an assignment expression @5:71
+`},
 	{"not azure-ai-ml: not read", `from mylib import command
 def KubernetesOnlineDeployment(**kw): pass
 a = command(compute="k8s", instance_type="x")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -83,7 +84,7 @@ func TestPositionsAgreeWithCPython(t *testing.T) {
 				}
 			}
 			for _, u := range w.Unknown {
-				if !has(u.Pos, "Call", "Name", "Subscript", "JoinedStr", "Attribute", "BinOp", "Constant", "Dict") {
+				if !slices.ContainsFunc(f.Programs[i], func(x string) bool { return strings.HasSuffix(x, fmt.Sprintf(" %d %d", u.Pos.Line, u.Pos.Column)) }) {
 					t.Errorf("%s: unknown %q at %d:%d: CPython has no expression there", tt.name, u.Path, u.Pos.Line, u.Pos.Column)
 				}
 			}
