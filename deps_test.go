@@ -17,6 +17,7 @@ import (
 //
 //	cmd/instancetype, cmd/instancetype/cli
 //	lint
+//	pysdk
 //	azureml
 //	decode
 //	source
@@ -29,12 +30,13 @@ import (
 // types) know nothing of the packages that use them; fit (the check of placements against
 // nodes) knows neither resolve nor validate, so that the command wires them together;
 // source (reading files as kubectl reads them) knows none of this module's packages, and
-// the decoders none of the checks.
+// the decoders none of the checks; pysdk (the Python SDK's workloads) reads as azureml
+// reads and knows none of the checks either.
 
 const module = "github.com/amlarc-go/instancetypes"
 
 // corePackages are the packages below the command, relative to the module.
-var corePackages = []string{"instancetype", "quantity", "selector", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint"}
+var corePackages = []string{"instancetype", "quantity", "selector", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "pysdk", "lint"}
 
 // forbiddenModules are modules no core package may depend on, in its code or in its tests.
 var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runtime", "k8s.io/api"}
@@ -43,18 +45,19 @@ var forbiddenModules = []string{"k8s.io/client-go", "sigs.k8s.io/controller-runt
 // depend on, directly or through another package. Only the package's own code counts: an
 // external test package (package validate_test) may import anything.
 var mustNotDependOn = map[string][]string{
-	"quantity":     {"instancetype", "selector", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"selector":     {"instancetype", "quantity", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"instancetype": {"workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"workload":     {"cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"cluster":      {"workload", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"resolve":      {"validate", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"validate":     {"source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"fit":          {"validate", "resolve", "plan", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"plan":         {"validate", "resolve", "source", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"source":       {"quantity", "selector", "instancetype", "workload", "cluster", "validate", "resolve", "fit", "plan", "decode", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"decode":       {"validate", "resolve", "fit", "plan", "azureml", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
-	"azureml":      {"validate", "resolve", "fit", "plan", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"quantity":     {"instancetype", "selector", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"selector":     {"instancetype", "quantity", "workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"instancetype": {"workload", "cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"workload":     {"cluster", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"cluster":      {"workload", "validate", "resolve", "fit", "plan", "source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"resolve":      {"validate", "source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"validate":     {"source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"fit":          {"validate", "resolve", "plan", "source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"plan":         {"validate", "resolve", "source", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"source":       {"quantity", "selector", "instancetype", "workload", "cluster", "validate", "resolve", "fit", "plan", "decode", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"decode":       {"validate", "resolve", "fit", "plan", "azureml", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"azureml":      {"validate", "resolve", "fit", "plan", "pysdk", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
+	"pysdk":        {"validate", "resolve", "fit", "plan", "lint", "cmd/instancetype", "cmd/instancetype/cli", "examples"},
 	"lint":         {"cmd/instancetype", "cmd/instancetype/cli", "examples"},
 }
 
