@@ -13,7 +13,9 @@
 // What Run does, in order:
 //
 //  1. Lists the files of the inputs: a directory is walked for manifests (.yaml, .yml
-//     and .json files), in lexical order, leaving out paths that match
+//     and .json files) and Python scripts and notebooks (.py, .ipynb: the workloads their
+//     azure-ai-ml calls create, read by package pysdk, are checked as those of the YAML;
+//     a file that calls none is not a workload file), in lexical order, leaving out paths that match
 //     Options.Exclude (relative to the directory walked, or to Options.ExcludeDir: a
 //     config file's patterns are relative to its directory); the same file named twice is
 //     read once. An input that does not exist or cannot be read (a file that cannot be

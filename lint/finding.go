@@ -50,6 +50,10 @@ type Finding struct {
 	File string
 	// Position is where in the file: the offending node, or its nearest existing parent.
 	Position
+	// Cell and CellLine are, for a finding in a Jupyter notebook, the cell (1-based among
+	// all cells) and the line within it of Position, which is the line of the .ipynb file;
+	// 0 elsewhere.
+	Cell, CellLine int
 	// Err is the problem: its type, its field path relative to the document ("" for the
 	// document or the file as a whole), the bad value and a detail. It is never nil.
 	Err *field.Error

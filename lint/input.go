@@ -516,7 +516,8 @@ func pathError(err error) string {
 var manifestExtensions = [...]string{".yaml", ".yml", ".json"}
 
 // isManifestName reports whether a file of this name is read when a directory is walked:
-// its extension is .yaml, .yml or .json, in any case.
+// its extension is .yaml, .yml or .json, or .py or .ipynb (Python scripts and notebooks, for
+// their azure-ai-ml calls), in any case.
 func isManifestName(name string) bool {
 	dot := strings.LastIndexByte(name, '.')
 	if dot < 0 || strings.ContainsAny(name[dot:], `/\`) {
@@ -527,5 +528,6 @@ func isManifestName(name string) bool {
 			return true
 		}
 	}
-	return false
+	_, py := pythonFile(name)
+	return py
 }

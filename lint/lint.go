@@ -527,6 +527,7 @@ func (r *run) finish() *Report {
 	moreSuppressed := 0
 	for _, f := range r.files {
 		rep.Documents += f.documents
+		rep.NotLiteral += f.notLiteral
 		skipped, more := cappedSkips(f.skipped, r.limit)
 		rep.Skipped = append(rep.Skipped, withMoreSkips(f.name, skipped, f.moreSkips+more)...)
 		later := r.later[f]
@@ -746,6 +747,8 @@ type fileResult struct {
 	comments        *comments
 	commentProblems []Finding
 	suppressed      []Suppressed
+	// notLiteral counts the values of a Python file's azure-ai-ml calls not read.
+	notLiteral int
 }
 
 // checkFile reads one file and checks what can be checked of it alone: decoding, and each
@@ -765,6 +768,11 @@ func (r *run) checkFile(i int, s inputFile, data []byte, err error) *fileResult 
 	if s.chart != "" {
 		res.skipped = []Skip{{File: s.name, Line: 1, Reason: "a template of the Helm chart in " + s.chart +
 			" (under its templates/, beside its Chart.yaml): not a manifest until rendered (helm template)"}}
+		return res
+	}
+	if isNotebook, ok := pythonFile(s.name); ok {
+		r.checkPython(res, data, isNotebook)
+		res.skipped, res.moreSkips = cappedSkips(res.skipped, r.limit)
 		return res
 	}
 	keep := func(fs []Finding) {

@@ -49,6 +49,11 @@ type Report struct {
 	// Workloads the number of deployments and jobs among them (Placements holds one for each
 	// unless Options.NoPlacements).
 	Files, Documents, Workloads int
+	// NotLiteral is the number of values of azure-ai-ml calls in Python files and
+	// notebooks that are not literal (an f-string, os.environ[...], a name bound twice):
+	// they are not read, and no rule is checked on a workload that has one (but for its
+	// name).
+	NotLiteral int
 	// Nodes is the number of nodes given (Options.Nodes), after duplicates; 0 without.
 	Nodes int
 	// ClusterNodes are the nodes of Options.Nodes as read, in order, duplicates included

@@ -34,6 +34,16 @@ type pending struct {
 	hasRes    bool  // a resources section
 	decodeErr bool  // decoding found a problem in it: its placement is not resolved
 	doc       *document
+	py        *pyDoc // instead of doc, for a workload of a Python file
+}
+
+// locate returns the findings of errs, errors of the workload, at their places in its
+// file.
+func (p *pending) locate(errs field.ErrorList) []Finding {
+	if p.py != nil {
+		return p.py.locate(errs)
+	}
+	return p.doc.locate(errs)
 }
 
 const (
@@ -119,7 +129,7 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 	if cp.placeholder != rules.NoPlaceholder && w.ComputePath != nil {
 		errs = append(errs, placeholderError(cp.shown, cp.placeholder, w.ComputePath))
 	}
-	found := foldPlaceholders(p.doc.locate(errs))
+	found := foldPlaceholders(p.locate(errs))
 	var fits *fit.Result
 	if c.index != nil && pl.Found {
 		own := w.Resources != nil && w.Kind == workload.OnlineDeployment
@@ -135,7 +145,7 @@ func (c workloadCheck) check(p *pending, cp computeOf) (Placement, []Finding) {
 			} else {
 				addHint(errs, tolerateHint(res))
 			}
-			found = p.doc.locate(errs)
+			found = p.locate(errs)
 		}
 	}
 	if p.note != "" {

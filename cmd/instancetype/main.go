@@ -9,8 +9,8 @@
 //	instancetype version
 //	instancetype help [COMMAND]
 //
-// PATH is a file, a directory (walked for .yaml, .yml and .json files) or - for standard
-// input. Instance types found anywhere in the inputs, over those of --catalog, form the
+// PATH is a file, a directory (walked for .yaml, .yml and .json files, and for the
+// azure-ai-ml calls of .py scripts and .ipynb notebooks) or - for standard input. Instance types found anywhere in the inputs, over those of --catalog, form the
 // catalog that deployments and jobs are checked against; the built-in defaultinstancetype is
 // always in it unless a custom one overrides it.
 //

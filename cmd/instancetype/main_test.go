@@ -76,6 +76,7 @@ func workdir(t *testing.T) string {
 	copyTree(t, "testdata/aml", filepath.Join(dir, "aml"), func(string) bool { return true })
 	copyTree(t, "testdata/placeholders", filepath.Join(dir, "placeholders"), func(string) bool { return true })
 	copyTree(t, "testdata/configured", filepath.Join(dir, "configured"), func(string) bool { return true })
+	copyTree(t, "testdata/python", filepath.Join(dir, "python"), func(string) bool { return true })
 	// The root of a repository, where the search for a config file ends: no config file
 	// above the temporary directory is found.
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
@@ -220,6 +221,20 @@ var goldenTests = []goldenTest{
 	{"placeholders-resolve.json", []string{"resolve", "-o", "json", "placeholders/"}, cli.ExitFindings},
 	{"placeholders-form-only.txt", []string{"validate", "placeholders/angle.yml", "placeholders/heredoc.yml", "placeholders/pipeline.yml", "placeholders/typo.yml"}, cli.ExitFindings},
 	{"placeholders-ignored.txt", []string{"validate", "--ignore", "placeholder", "placeholders/"}, cli.ExitFindings},
+	// Python scripts and notebooks that call azure-ai-ml (testdata/python/sdk), beside the
+	// YAML files they are the equivalents of (testdata/python/yaml): the same findings at
+	// the values' lines, the notebook's with its cell; a serverless job and a managed
+	// deployment skipped; a value not literal counted, never a finding; a directory of
+	// Python files that do not use azure-ai-ml holds nothing checked; suppression comments
+	// in Python: on the line, alone above it, at the top of a script or notebook.
+	{"python-validate.txt", []string{"validate", "python/sdk", "python/yaml", "python/instance_types.yaml"}, cli.ExitFindings},
+	{"python-validate.json", []string{"validate", "-o", "json", "python/sdk", "python/yaml", "python/instance_types.yaml"}, cli.ExitFindings},
+	{"python-resolve.txt", []string{"resolve", "python/sdk", "python/yaml", "python/instance_types.yaml"}, cli.ExitFindings},
+	{"python-validate.github.txt", []string{"validate", "-o", "github", "python/sdk/deploy.ipynb", "python/instance_types.yaml"}, cli.ExitFindings},
+	{"python-validate.sarif", []string{"validate", "-o", "sarif", "python/sdk/deploy.ipynb", "python/instance_types.yaml"}, cli.ExitFindings},
+	{"python-unrelated.txt", []string{"validate", "python/unrelated"}, cli.ExitUsage},
+	{"python-suppressed.txt", []string{"validate", "python/suppressed", "python/instance_types.yaml"}, cli.ExitFindings},
+	{"python-suppressed.json", []string{"validate", "-o", "json", "python/suppressed", "python/instance_types.yaml"}, cli.ExitFindings},
 	// Reading as kubectl reads.
 	{"reading-yaml11.txt", []string{"validate", "inputs/yaml11.yaml"}, cli.ExitFindings},
 	{"reading-merges.txt", []string{"resolve", "inputs/merges.yaml"}, cli.ExitFindings},

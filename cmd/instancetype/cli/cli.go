@@ -156,7 +156,8 @@ Usage:
   instancetype version                    print the version
   instancetype help [COMMAND]             show help for a command
 
-PATH is a file, a directory (walked for .yaml, .yml and .json) or - for standard input.
+PATH is a file, a directory (walked for .yaml, .yml and .json, and for the azure-ai-ml calls
+of .py scripts and .ipynb notebooks) or - for standard input.
 
 ` + flagsHelp + `
 Exit status: 0 no findings, 1 findings, 2 usage error, unreadable path, or a

@@ -47,6 +47,10 @@ type (
 		Type    string `json:"type"`
 		Rule    string `json:"rule"`
 		Message string `json:"message"`
+		// Cell and CellLine are a notebook's cell (1-based among all cells) and the
+		// line in it; absent elsewhere.
+		Cell     int `json:"cell,omitempty"`
+		CellLine int `json:"cellLine,omitempty"`
 	}
 	jsonSuppressed struct {
 		jsonFinding
@@ -58,6 +62,9 @@ type (
 		Skipped    int `json:"skipped"`
 		Findings   int `json:"findings"`
 		Suppressed int `json:"suppressed"`
+		// NotLiteral counts the values of azure-ai-ml calls not read (not literal);
+		// absent when there are none.
+		NotLiteral int `json:"notLiteral,omitempty"`
 	}
 	jsonSkip struct {
 		File   string `json:"file"`
@@ -110,6 +117,7 @@ func toJSON(f lint.Finding) jsonFinding {
 	return jsonFinding{
 		File: f.File, Line: f.Line, Column: f.Column,
 		Field: f.Err.Field, Type: f.TypeName(), Rule: f.Rule(), Message: f.Message(),
+		Cell: f.Cell, CellLine: f.CellLine,
 	}
 }
 
@@ -126,7 +134,7 @@ func (w writer) json(r *lint.Report) error {
 	for _, f := range r.Notes {
 		notes = append(notes, toJSON(f))
 	}
-	sum := jsonSummary{Files: r.Files, Documents: r.Documents, Skipped: len(r.Skipped), Findings: len(r.Findings), Suppressed: r.SuppressedCount}
+	sum := jsonSummary{Files: r.Files, Documents: r.Documents, Skipped: len(r.Skipped), Findings: len(r.Findings), Suppressed: r.SuppressedCount, NotLiteral: r.NotLiteral}
 	skipped := make([]jsonSkip, 0, len(r.Skipped))
 	for _, s := range r.Skipped {
 		skipped = append(skipped, jsonSkip{File: s.File, Line: s.Line, Reason: s.Reason})
@@ -325,6 +333,9 @@ func summary(r *lint.Report, hint string) string {
 	checked := plural(r.Files, "file") + ", " + plural(r.Documents, "document") + " checked"
 	if r.Nodes > 0 {
 		checked += " against " + plural(r.Nodes, "node")
+	}
+	if r.NotLiteral > 0 {
+		checked += ", " + plural(r.NotLiteral, "Python value") + " not literal, not checked"
 	}
 	if len(r.Skipped) > 0 {
 		checked += ", " + strconv.Itoa(len(r.Skipped)) + " skipped (-o json says why)"

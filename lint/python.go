@@ -1,0 +1,344 @@
+package lint
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/amlarc-go/instancetypes/azureml"
+	"github.com/amlarc-go/instancetypes/internal/clip"
+	"github.com/amlarc-go/instancetypes/internal/notebook"
+	"github.com/amlarc-go/instancetypes/internal/python"
+	"github.com/amlarc-go/instancetypes/pysdk"
+	"github.com/amlarc-go/instancetypes/source"
+)
+
+// pythonFile reports whether a file of this name is a Python script (.py) or a Jupyter
+// notebook (.ipynb), in any case, and which.
+func pythonFile(name string) (isNotebook, ok bool) {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 || strings.ContainsAny(name[dot:], `/\`) {
+		return false, false
+	}
+	switch ext := name[dot:]; {
+	case strings.EqualFold(ext, ".py"):
+		return false, true
+	case strings.EqualFold(ext, ".ipynb"):
+		return true, true
+	}
+	return false, false
+}
+
+// azureMLMark is what a file that uses azure-ai-ml holds: one that does not is not a
+// workload file, and whether it parses is none of the tool's business.
+var azureMLMark = []byte("azure.ai.ml")
+
+// checkPython reads a Python script or a notebook (pysdk): its azure-ai-ml calls are
+// workloads, kept for checkWorkloads as those of the YAML are. A file that creates none
+// (a script that imports nothing from azure.ai.ml) is not a workload file: it is no
+// finding and no skip, and no document is checked in it.
+func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
+	var got *pysdk.Result
+	var err error
+	if isNotebook {
+		got, err = pysdk.ReadNotebook(data)
+	} else {
+		got, err = pysdk.ReadScript(data)
+	}
+	uses := bytes.Contains(data, azureMLMark)
+	if err != nil {
+		if !uses {
+			return
+		}
+		pos, what := Position{Line: 1, Column: 1}, "not a Jupyter notebook: "
+		var se *python.SyntaxError
+		if errors.As(err, &se) {
+			pos, what = Position{Line: se.Pos.Line, Column: se.Pos.Col + 1}, "Python syntax error: "
+			err = errors.New(se.Msg)
+		}
+		res.findings = r.supp.filter([]Finding{fileProblem(res.name, pos, SyntaxError, what+err.Error())}, nil, &res.suppressed)
+		return
+	}
+	if uses {
+		for _, ce := range got.CellErrors {
+			msg := ce.Err.Error()
+			var se *python.SyntaxError
+			if errors.As(ce.Err, &se) {
+				msg = "line " + strconv.Itoa(se.Pos.Line) + ": " + se.Msg
+			}
+			res.skipped = append(res.skipped, Skip{File: res.name, Line: cellLine(data, ce.Cell), Reason: "cell " + strconv.Itoa(ce.Cell) +
+				" is not Python 3.11 the tool reads (" + msg + "): its calls are not read, and no name of the notebook is followed"})
+		}
+	}
+	if len(got.Workloads) == 0 && len(got.Skipped) == 0 && len(got.NotLiteral) == 0 {
+		return
+	}
+	code := codeOf(data, isNotebook)
+	res.addComments(code.comments(data, got.Comments))
+	for _, s := range got.Skipped {
+		res.skipped = append(res.skipped, Skip{File: res.name, Line: s.Pos.Line, Reason: s.Reason})
+	}
+	res.notLiteral = len(got.NotLiteral)
+	for i := range got.Workloads {
+		it := &got.Workloads[i]
+		if it.Standalone || !checkable(it) {
+			continue
+		}
+		it.Pos = code.chars(it.Pos)
+		at := make(map[string]pysdk.Position, len(it.At))
+		for k, pos := range it.At {
+			at[k] = code.chars(pos)
+		}
+		it.At = at
+		res.workloads = append(res.workloads, keepPython(res.name, it))
+		res.documents++
+	}
+}
+
+// cellLine is the line of the notebook data where its cell n starts, 1 when it is not
+// known.
+func cellLine(data []byte, n int) int {
+	nb, err := notebook.Parse(data)
+	if err != nil {
+		return 1
+	}
+	for _, c := range nb.Cells {
+		if c.Number == n && c.FileLine(1) > 0 {
+			return c.FileLine(1)
+		}
+	}
+	return 1
+}
+
+// checkable reports whether the rules can be checked on the item: every value they read
+// is known. A value not read (its name aside, which no rule reads) leaves the whole
+// workload unchecked: its instance type, compute, resources or model decide what the
+// rules find, and a rule checked without it could report what is not there.
+func checkable(it *pysdk.Item) bool {
+	for _, u := range it.Unknown {
+		if u.Path != "name" {
+			return false
+		}
+	}
+	return true
+}
+
+// pythonKinds are the document kinds of the azure-ai-ml classes, as their YAML says them.
+var pythonKinds = map[string]azureml.Kind{
+	"command":                    azureml.KindJob,
+	"KubernetesOnlineDeployment": azureml.KindDeployment,
+	"BatchDeployment":            azureml.KindBatchDeployment,
+	"ModelBatchDeployment":       azureml.KindBatchDeployment,
+}
+
+// keepPython keeps what the check of the workload it of the file needs.
+func keepPython(file string, it *pysdk.Item) pending {
+	p := pending{file: file, line: it.Pos.Line, kind: pythonKinds[it.Class], w: *it.Workload,
+		py: &pyDoc{file: file, at: it.At, call: it.Pos}}
+	p.w.Resources = nil
+	if r := it.Workload.Resources; r != nil {
+		p.hasRes = true
+		if r.Requests != nil {
+			p.sections |= hasRequests
+			for name, a := range r.Requests {
+				p.res = append(p.res, resourceAmount{name: name, a: a})
+			}
+		}
+		if r.Limits != nil {
+			p.sections |= hasLimits
+			for name, a := range r.Limits {
+				p.res = append(p.res, resourceAmount{name: name, a: a, limit: true})
+			}
+		}
+	}
+	return p
+}
+
+// pyDoc places the findings of one workload of a Python file at the values pysdk read.
+type pyDoc struct {
+	file string
+	at   map[string]pysdk.Position
+	call pysdk.Position
+}
+
+// locate returns the findings of errs, each at its value: the value at its path, else the
+// nearest value above it, else the first value below it, else the call.
+func (d *pyDoc) locate(errs field.ErrorList) []Finding {
+	out := make([]Finding, 0, len(errs))
+	for _, e := range errs {
+		p := d.place(e.Field)
+		f := Finding{File: d.file, Position: Position{Line: p.Line, Column: p.Column}, Cell: p.Cell, CellLine: p.CellLine, Err: e}
+		if len(e.Field) > maxFieldLen {
+			c := *e
+			c.Field = clip.To(e.Field, maxFieldLen)
+			f.Err = &c
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// pathUnder reports whether the path p is k or below it.
+func pathUnder(p, k string) bool {
+	return p == k || k == "" || strings.HasPrefix(p, k) && (p[len(k)] == '.' || p[len(k)] == '[')
+}
+
+// place is where the value at path p is written (see locate).
+func (d *pyDoc) place(p string) pysdk.Position {
+	if pos, ok := d.at[p]; ok {
+		return pos
+	}
+	best, found := "", false
+	for k := range d.at {
+		if pathUnder(p, k) && (!found || len(k) > len(best)) {
+			best, found = k, true
+		}
+	}
+	if found {
+		return d.at[best]
+	}
+	var first pysdk.Position
+	for k, pos := range d.at {
+		if pathUnder(k, p) && (first.Line == 0 || pos.Line < first.Line || pos.Line == first.Line && pos.Column < first.Column) {
+			first = pos
+		}
+	}
+	if first.Line > 0 {
+		return first
+	}
+	return d.call
+}
+
+// codeLine is a line of a file's Python code and its line in the file.
+type codeLine struct {
+	text string
+	file int
+}
+
+// pyCode are the lines of a file's Python code in order: a script's, or a notebook's code
+// cells'.
+type pyCode struct {
+	lines    []codeLine
+	start    map[int]int // a notebook cell's first index in lines
+	notebook bool
+}
+
+// codeOf returns the lines of Python code of data.
+func codeOf(data []byte, isNotebook bool) *pyCode {
+	c := &pyCode{start: map[int]int{}, notebook: isNotebook}
+	if !isNotebook {
+		for i, l := range strings.Split(string(data), "\n") {
+			c.lines = append(c.lines, codeLine{l, i + 1})
+		}
+		return c
+	}
+	nb, err := notebook.Parse(data)
+	if err != nil {
+		return c
+	}
+	for _, cell := range nb.Cells {
+		src, ok := cell.Python()
+		if !ok {
+			continue
+		}
+		c.start[cell.Number] = len(c.lines)
+		for i, l := range strings.Split(src, "\n") {
+			c.lines = append(c.lines, codeLine{l, cell.FileLine(i + 1)})
+		}
+	}
+	return c
+}
+
+// index is the index in lines of the line of p, -1 when there is none.
+func (c *pyCode) index(p pysdk.Position) int {
+	i := p.Line - 1
+	if c.notebook {
+		s, ok := c.start[p.Cell]
+		if !ok {
+			return -1
+		}
+		i = s + p.CellLine - 1
+	}
+	if i < 0 || i >= len(c.lines) {
+		return -1
+	}
+	return i
+}
+
+// chars returns p with its column in characters, as findings count them, rather than
+// the bytes pysdk counts.
+func (c *pyCode) chars(p pysdk.Position) pysdk.Position {
+	if i := c.index(p); i >= 0 && p.Column > 1 {
+		l := c.lines[i].text
+		p.Column = utf8.RuneCountInString(l[:min(p.Column-1, len(l))]) + 1
+	}
+	return p
+}
+
+// comments are the suppression comments among the comments of the code, with what they
+// apply to, as in YAML: a comment after code applies to its line; one alone on its line,
+// below code, to the next line that is not a comment line (a blank line is a line); one
+// alone above all the code of the file (of every code cell of a notebook) to the whole
+// file.
+func (c *pyCode) comments(data []byte, cs []pysdk.Comment) []source.Comment {
+	lines := c.lines
+	last := bytes.Count(data, []byte("\n")) + 1
+	isCode := func(l string) bool {
+		t := strings.TrimSpace(l)
+		return t != "" && t[0] != '#'
+	}
+	firstCode := len(lines)
+	for i, l := range lines {
+		if isCode(l.text) {
+			firstCode = i
+			break
+		}
+	}
+	var out []source.Comment
+	for _, cm := range cs {
+		text, ok := ignoreText(cm.Text)
+		if !ok {
+			continue
+		}
+		i := c.index(cm.Pos)
+		if i < 0 {
+			continue
+		}
+		pos := c.chars(cm.Pos)
+		sc := source.Comment{Position: Position{Line: pos.Line, Column: pos.Column}, Text: text}
+		l := lines[i].text
+		col := min(max(cm.Pos.Column-1, 0), len(l))
+		switch {
+		case strings.TrimSpace(l[:col]) != "":
+			sc.Scope, sc.From, sc.To = source.ScopeLine, cm.Pos.Line, cm.Pos.Line
+		case i <= firstCode:
+			sc.Scope, sc.From, sc.To = source.ScopeDocument, 1, last
+		default:
+			sc.Scope = source.ScopeNextLine
+			j := i + 1
+			for j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j].text), "#") {
+				j++
+			}
+			if j < len(lines) { // else it applies to nothing, and is reported so
+				sc.From, sc.To = lines[j].file, lines[j].file
+			}
+		}
+		out = append(out, sc)
+	}
+	return out
+}
+
+// ignoreText is the text of a suppression comment after its marker (text runs from its
+// '#'), and whether it is one.
+func ignoreText(text string) (string, bool) {
+	t := strings.TrimLeft(strings.TrimPrefix(text, "#"), " \t")
+	rest, ok := strings.CutPrefix(t, IgnoreMarker)
+	if !ok || rest != "" && !strings.ContainsRune(" \t,\r", rune(rest[0])) {
+		return "", false
+	}
+	return strings.TrimRight(rest, "\r"), true
+}
