@@ -31,6 +31,6 @@
 //
 // Scopes are not told apart: every binding of a name anywhere in the file counts, which
 // only ever makes fewer names followed, except for a name bound once inside one function
-// and used in another (a NameError when run), which is followed. Nothing is wired into
-// the command yet: the rules are checked on the YAML only.
+// and used in another (a NameError when run), which is followed. Package lint checks the
+// workloads read here by the rules of the YAML's (instancetype validate and resolve).
 package pysdk
