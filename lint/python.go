@@ -37,11 +37,20 @@ func pythonFile(name string) (isNotebook, ok bool) {
 // workload file, and whether it parses is none of the tool's business.
 var azureMLMark = []byte("azure.ai.ml")
 
+// azureMark is what any import from azure.ai.ml is written with, in whatever form (from
+// azure.ai import ml, import azure.ai.ml as ml): a file without it creates no workload.
+var azureMark = []byte("azure")
+
 // checkPython reads a Python script or a notebook (pysdk): its azure-ai-ml calls are
 // workloads, kept for checkWorkloads as those of the YAML are. A file that creates none
 // (a script that imports nothing from azure.ai.ml) is not a workload file: it is no
 // finding and no skip, and no document is checked in it.
 func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
+	if !bytes.Contains(data, azureMark) {
+		// Nothing can come from azure.ai.ml: a walk of a repository reads its Python
+		// files without parsing those of no concern.
+		return
+	}
 	var got *pysdk.Result
 	var err error
 	if isNotebook {
