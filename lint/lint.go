@@ -445,6 +445,9 @@ func (r *run) checkWorkloads() {
 			return
 		}
 		pl, fs := w.check(p, c)
+		if p.py != nil {
+			fs = p.py.unseen(fs)
+		}
 		switch {
 		case !w.keep:
 		case len(r.report.Placements) < maxPlacements:

@@ -92,6 +92,7 @@ func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
 		res.skipped = append(res.skipped, Skip{File: res.name, Line: s.Pos.Line, Reason: s.Reason})
 	}
 	res.notLiteral = len(got.NotLiteral)
+	seen := map[seenKey]bool{}
 	for i := range got.Workloads {
 		it := &got.Workloads[i]
 		if it.Standalone || !checkable(it) {
@@ -103,7 +104,7 @@ func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
 			at[k] = code.chars(pos)
 		}
 		it.At = at
-		res.workloads = append(res.workloads, keepPython(res.name, it))
+		res.workloads = append(res.workloads, keepPython(res.name, it, seen))
 		res.documents++
 	}
 }
@@ -144,10 +145,11 @@ var pythonKinds = map[string]azureml.Kind{
 	"ModelBatchDeployment":       azureml.KindBatchDeployment,
 }
 
-// keepPython keeps what the check of the workload it of the file needs.
-func keepPython(file string, it *pysdk.Item) pending {
+// keepPython keeps what the check of the workload it of the file needs; seen is the
+// file's (see pyDoc.unseen).
+func keepPython(file string, it *pysdk.Item, seen map[seenKey]bool) pending {
 	p := pending{file: file, line: it.Pos.Line, kind: pythonKinds[it.Class], w: *it.Workload,
-		py: &pyDoc{file: file, at: it.At, call: it.Pos}}
+		py: &pyDoc{file: file, at: it.At, call: it.Pos, seen: seen}}
 	p.w.Resources = nil
 	if r := it.Workload.Resources; r != nil {
 		p.hasRes = true
@@ -172,6 +174,30 @@ type pyDoc struct {
 	file string
 	at   map[string]pysdk.Position
 	call pysdk.Position
+	// seen are the findings of the file's workloads reported so far (see unseen),
+	// shared by its pyDocs.
+	seen map[seenKey]bool
+}
+
+// seenKey is a finding of a Python file, but for its workload.
+type seenKey struct {
+	line, column      int
+	field, rule, text string
+}
+
+// unseen returns the findings of fs not reported already for another workload of the
+// file: a value that several workloads reach through one name (resources=resources in
+// two deployments) is one mistake at one place, reported once. fs is modified.
+func (d *pyDoc) unseen(fs []Finding) []Finding {
+	kept := fs[:0]
+	for _, f := range fs {
+		k := seenKey{f.Line, f.Column, f.Err.Field, f.Rule(), f.Message()}
+		if !d.seen[k] {
+			d.seen[k] = true
+			kept = append(kept, f)
+		}
+	}
+	return kept
 }
 
 // locate returns the findings of errs, each at its value: the value at its path, else the

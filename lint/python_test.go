@@ -96,6 +96,12 @@ func TestPythonFiles(t *testing.T) {
 			src:  notebookOf(deploy, "print 'x'\n", "d = KubernetesOnlineDeployment(name='blue', instance_type='cpu-smal')\n"),
 			want: []string{"n.ipynb:@ R6"}, documents: 1,
 			skipped: []string{"cell 2 is not Python 3.11"}},
+		{name: "a value two workloads reach through one name is one finding", file: "d.py",
+			src: deploy + "from azure.ai.ml.entities import ResourceRequirementsSettings as R, ResourceSettings as S\n" +
+				"r = R(requests=S(cpu='1', memory='1Gi'), limits=S(cpu='4', memory='1Gi'))\n" +
+				"b = KubernetesOnlineDeployment(name='b', instance_type='cpu-small', resources=r)\n" +
+				"g = KubernetesOnlineDeployment(name='g', instance_type='cpu-small', resources=r)\n",
+			want: []string{"d.py:3 R9"}, documents: 2},
 		{name: "suppressed on its line", file: "d.py",
 			src:       deploy + "d = KubernetesOnlineDeployment(name='blue', instance_type='cpu-smal')  # instancetype:ignore R6\n",
 			documents: 1},
