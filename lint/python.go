@@ -72,14 +72,15 @@ func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
 		res.findings = r.supp.filter([]Finding{fileProblem(res.name, pos, SyntaxError, what+err.Error())}, nil, &res.suppressed)
 		return
 	}
-	if uses {
+	if uses && len(got.CellErrors) > 0 {
+		starts := cellStarts(data)
 		for _, ce := range got.CellErrors {
 			msg := ce.Err.Error()
 			var se *python.SyntaxError
 			if errors.As(ce.Err, &se) {
 				msg = "line " + strconv.Itoa(se.Pos.Line) + ": " + se.Msg
 			}
-			res.skipped = append(res.skipped, Skip{File: res.name, Line: cellLine(data, ce.Cell), Reason: "cell " + strconv.Itoa(ce.Cell) +
+			res.skipped = append(res.skipped, Skip{File: res.name, Line: max(starts[ce.Cell], 1), Reason: "cell " + strconv.Itoa(ce.Cell) +
 				" is not Python 3.11 the tool reads (" + msg + "): its calls are not read, and no name of the notebook is followed"})
 		}
 	}
@@ -109,19 +110,16 @@ func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
 	}
 }
 
-// cellLine is the line of the notebook data where its cell n starts, 1 when it is not
-// known.
-func cellLine(data []byte, n int) int {
-	nb, err := notebook.Parse(data)
-	if err != nil {
-		return 1
-	}
-	for _, c := range nb.Cells {
-		if c.Number == n && c.FileLine(1) > 0 {
-			return c.FileLine(1)
+// cellStarts are the lines of the notebook data where the sources of its cells start,
+// by cell number.
+func cellStarts(data []byte) map[int]int {
+	starts := map[int]int{}
+	if nb, err := notebook.Parse(data); err == nil {
+		for _, c := range nb.Cells {
+			starts[c.Number] = c.FileLine(1)
 		}
 	}
-	return 1
+	return starts
 }
 
 // checkable reports whether the rules can be checked on the item: every value they read
@@ -333,6 +331,19 @@ func (c *pyCode) comments(data []byte, cs []pysdk.Comment) []source.Comment {
 			break
 		}
 	}
+	// next[i] is the first line after i that is not a comment line, len(lines) for none:
+	// found once, from the end, for files of many comments.
+	var next []int
+	if len(cs) > 0 {
+		next = make([]int, len(lines))
+		after := len(lines)
+		for i := len(lines) - 1; i >= 0; i-- {
+			next[i] = after
+			if !strings.HasPrefix(strings.TrimSpace(lines[i].text), "#") {
+				after = i
+			}
+		}
+	}
 	var out []source.Comment
 	for _, cm := range cs {
 		text, ok := ignoreText(cm.Text)
@@ -354,11 +365,7 @@ func (c *pyCode) comments(data []byte, cs []pysdk.Comment) []source.Comment {
 			sc.Scope, sc.From, sc.To = source.ScopeDocument, 1, last
 		default:
 			sc.Scope = source.ScopeNextLine
-			j := i + 1
-			for j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j].text), "#") {
-				j++
-			}
-			if j < len(lines) { // else it applies to nothing, and is reported so
+			if j := next[i]; j < len(lines) { // else it applies to nothing, and is reported so
 				sc.From, sc.To = lines[j].file, lines[j].file
 			}
 		}
