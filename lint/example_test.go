@@ -92,3 +92,42 @@ func ExampleRules() {
 	// R3 ExtendedResources https://github.com/amlarc-go/instancetypes/blob/main/docs/rules.md#r3
 	// duplicate-key: no key is written twice in one mapping, nor two merge keys
 }
+
+// Lint a Python script that calls azure-ai-ml, as the command lints .py files and
+// notebooks: the same rules as for the YAML, at the values' lines; a value that is not
+// literal is counted, not checked.
+func ExampleRun_python() {
+	types := lint.Bytes("types.yaml", []byte(`apiVersion: amlarc.azureml.com/v1alpha1
+kind: InstanceType
+metadata:
+  name: cpu-small
+spec:
+  resources:
+    requests: {cpu: 500m, memory: 1Gi}
+    limits: {cpu: "1", memory: 2Gi}
+`))
+	script := lint.Bytes("deploy.py", []byte(`import os
+from azure.ai.ml.entities import KubernetesOnlineDeployment, ResourceRequirementsSettings, ResourceSettings
+
+limits = ResourceSettings(cpu="2")
+blue = KubernetesOnlineDeployment(
+    name="blue",
+    endpoint_name="scoring",
+    instance_type="cpu-small",
+    resources=ResourceRequirementsSettings(requests=ResourceSettings(cpu="500m", memory="1Gi"), limits=limits),
+)
+green = KubernetesOnlineDeployment(name="green", endpoint_name="scoring", instance_type=os.environ["TYPE"])
+`))
+	report, err := lint.Run([]lint.Input{types, script}, lint.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range report.Findings {
+		fmt.Println(f)
+	}
+	fmt.Println(report.Workloads, "workload checked,", report.NotLiteral, "value not literal")
+	// Output:
+	// deploy.py:4: resources.limits[cpu]: Invalid value: "2": must be less than or equal to the cpu limit of instance type "cpu-small" (1) [R9]
+	// 1 workload checked, 1 value not literal
+}
