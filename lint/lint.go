@@ -130,7 +130,7 @@ func under(p, d string) bool {
 // holds GitHub workflows only): the user meant another directory, as when it holds no
 // manifest at all. The error says why the files were skipped.
 func (r *run) nothingChecked(rep *Report) error {
-	type dirCount struct{ files, documents, found int }
+	type dirCount struct{ files, documents, found, notLiteral int }
 	var dirs []string
 	count := map[string]*dirCount{}
 	dirOf := map[string]string{}
@@ -147,6 +147,7 @@ func (r *run) nothingChecked(rep *Report) error {
 		}
 		c.files++
 		c.documents += f.documents
+		c.notLiteral += f.notLiteral
 		dirOf[f.name] = d
 	}
 	for _, f := range rep.Findings {
@@ -183,8 +184,15 @@ func (r *run) nothingChecked(rep *Report) error {
 		if c.files > 1 {
 			what = "its " + strconv.Itoa(c.files) + " files hold no document"
 		}
-		if len(reasons) > 0 {
+		switch {
+		case len(reasons) > 0:
 			what += " the tool checks, only what it skips: " + strings.Join(reasons, "; ")
+		case c.notLiteral > 0:
+			values := strconv.Itoa(c.notLiteral) + " values not literal, which are"
+			if c.notLiteral == 1 {
+				values = "1 value not literal, which is"
+			}
+			what += " the tool checks: the azure-ai-ml calls of its Python files have " + values + " not checked"
 		}
 		return &usageError{d + ": nothing checked in this directory: " + what}
 	}

@@ -2,6 +2,8 @@ package lint_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,5 +158,34 @@ func TestPythonColumns(t *testing.T) {
 	f := rep.Findings[0]
 	if want := strings.Index("j = command(compute='k8s', name='é', instance_type='cpu-smal')", "'cpu-smal'") + 1 - 1; f.Column != want || f.Cell != 2 || f.CellLine != 1 {
 		t.Errorf("%v at column %d, cell %d line %d; want column %d, cell 2 line 1", f, f.Column, f.Cell, f.CellLine, want)
+	}
+}
+
+// TestPythonNothingChecked: a directory of Python files in which nothing is checked is a
+// usage error, as one of YAML files of other kinds, which says why.
+func TestPythonNothingChecked(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"no azure-ai-ml", map[string]string{"a.py": "import os\n", "b.ipynb": notebookOf("print(1)\n")}, "its 2 files hold no document"},
+		{"values not literal", map[string]string{"a.py": "import os\nfrom azure.ai.ml import command\nj = command(compute='k8s', instance_type=os.environ['T'])\n"},
+			"its file holds no document the tool checks: the azure-ai-ml calls of its Python files have 1 value not literal, which is not checked"},
+		{"skipped", map[string]string{"a.py": "from azure.ai.ml import command\nj = command(compute='serverless')\n"},
+			"its file holds no document the tool checks, only what it skips: a serverless job"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, src := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := lint.Run([]lint.Input{lint.Path(dir)}, lint.Options{})
+			if err == nil || !strings.Contains(err.Error(), "nothing checked in this directory: "+tt.want) {
+				t.Errorf("error %v; want one that says %q", err, tt.want)
+			}
+		})
 	}
 }
