@@ -34,9 +34,9 @@ func (r Rule) HelpURI() string { return DocsBase + r.Doc }
 // instance types and workloads, decoding, the cluster, and the linter's own.
 var registry = []Rule{
 	{rules.R1, "InstanceTypeName", "an instance type's metadata.name is set, is an object name, and is unique", ""},
-	{rules.R2, "InstanceTypeCPUAndMemory", "an instance type's cpu and memory requests and limits are set, quantities, above zero", ""},
-	{rules.R3, "ExtendedResources", "an instance type's extended resources (nvidia.com/gpu) are whole numbers, not negative, in limits only", ""},
-	{rules.R4, "NodeSelectorLabels", "a nodeSelector's keys and values are valid labels", ""},
+	{rules.R2, "InstanceTypeCPUAndMemory", "an instance type's cpu and memory requests and limits are set, quantities the CRD takes, above zero", ""},
+	{rules.R3, "ExtendedResources", "an instance type's extended resources (nvidia.com/gpu) are whole numbers, not negative, in limits only; at most 16 resources", ""},
+	{rules.R4, "NodeSelectorLabels", "a nodeSelector's keys and values are valid labels, at most 64 of them", ""},
 	{rules.R6, "InstanceTypeOfWorkload", "the instance type a workload names has the form of a name and is in the catalog", ""},
 	{rules.R7, "ExtensionNodeSelector", "an instance type's nodeSelector agrees with the extension's (and, strictly, is a subset of it)", ""},
 	{rules.R8, "DeploymentResources", "a deployment's own resources: cpu and memory requests set, memory at least 1M, limits when a GPU is asked for", ""},
@@ -47,7 +47,7 @@ var registry = []Rule{
 	{rules.Placeholder, "PlaceholderNotFilledIn", "a workload's instance type, compute and resources are filled in, not placeholders (<name>, $VAR, ${VAR}, {{ }}, ${{parent.inputs.x}})", ""},
 	{rules.Metadata, "ObjectMetadata", "an instance type's metadata (labels, annotations, finalizers, generateName, owner references) is what the API server accepts", ""},
 	{rules.Syntax, "SyntaxError", "the file is YAML or JSON that kubectl reads", ""},
-	{rules.UnknownField, "UnknownField", "every field is one the schema has (strict decoding)", ""},
+	{rules.UnknownField, "UnknownField", "every field is one the schema has (strict decoding; in Azure ML files, a key azure-ai-ml accepts)", ""},
 	{rules.DuplicateKey, "DuplicateKey", "no key is written twice in one mapping, nor two merge keys", ""},
 	{rules.WrongType, "WrongType", "every value has the type its field takes (a string where a string belongs)", ""},
 	{rules.KubectlRefuses, "KubectlRefuses", "no value kubectl cannot send (.inf, a key that is not a string, an alias into itself)", ""},

@@ -20,6 +20,9 @@ goreleaser_version=v2.17.0
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
+# The plugin's build uses go.work (the library of the same commit, .goreleaser.yaml), which a
+# GOWORK=off in the environment (.ci/run sets one) would turn off.
+unset GOWORK
 gr() { (cd "$work/repo" && go run "github.com/goreleaser/goreleaser/v2@$goreleaser_version" "$@"); }
 
 git clone -q "$root" "$work/repo"
