@@ -148,6 +148,14 @@ func UnknownFields(kind Kind, v any) field.ErrorList {
 	}
 	c := fieldChecker{foldType: kind == KindCompute}
 	c.check(v, []uint16{root}, nil)
+	if kind == KindJob {
+		for i, e := range c.errs {
+			if e.Field == "component" {
+				c.errs[i] = field.Forbidden(field.NewPath("component"), "unknown field \"component\": a pipeline step's key, not a job's (what azure-ai-ml's dump() writes for a command() builder); "+
+					"write the command, code and environment in the job itself, or make the file a pipeline with this step under jobs (the Azure ML CLI refuses it: \"Unknown field\")").WithOrigin(rules.UnknownField)
+			}
+		}
+	}
 	return c.errs
 }
 

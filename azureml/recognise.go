@@ -71,6 +71,14 @@ func Recognise(v any) (kind Kind, skip string) {
 		return recogniseJob(KindAutoMLJob, m)
 	case "spark":
 		return "", sparkSkip
+	case "command":
+		// A command job without a command of its own: a pipeline's command step standing
+		// alone (what azure-ai-ml's dump() writes for a command() builder, its component
+		// inline). load_job reads it by its type as a command job (and refuses the
+		// component key, which UnknownFields reports).
+		if !has("command") && (has("component") || has("compute") || has("resources")) {
+			return recogniseJob(KindJob, m)
+		}
 	case "model":
 		if has("endpoint_name") {
 			return recogniseBatch(m)
@@ -113,7 +121,10 @@ func Recognise(v any) (kind Kind, skip string) {
 	}
 	switch {
 	case has("endpoint_name"):
-		if batchKey(m) != "" {
+		// A compute is a batch deployment's (what azure-ai-ml's dump() writes for a
+		// BatchDeployment has no other mark), unless a key only an online deployment has
+		// says the compute is the mistake.
+		if batchKey(m) != "" || (has("compute") || has("component")) && onlineKey(m) == "" {
 			return recogniseBatch(m)
 		}
 		if it := scalar("instance_type"); rules.IsVMSize(it) {
@@ -277,6 +288,12 @@ func workloadKey(m map[string]any) string {
 // batchKey returns a key that only batch deployments have, or "".
 func batchKey(m map[string]any) string {
 	return firstKey(m, "mini_batch_size", "output_action", "output_file_name", "retry_settings", "error_threshold", "max_concurrency_per_instance", "logging_level", "job_definition")
+}
+
+// onlineKey is a key of m that an online deployment has and a batch deployment has not.
+func onlineKey(m map[string]any) string {
+	return firstKey(m, "instance_type", "instance_count", "app_insights_enabled", "liveness_probe", "readiness_probe",
+		"request_settings", "scale_settings", "data_collector", "model_mount_path", "egress_public_network_access")
 }
 
 func firstKey(m map[string]any, keys ...string) string {

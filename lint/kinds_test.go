@@ -266,6 +266,7 @@ var recognitionTests = []struct {
 	{"managed endpoint by type", "type: managed\nname: e\n", "", "a managed online endpoint", nil},
 	{"batch deployment by $schema, no compute", "$schema: https://azuremlschemas.azureedge.net/latest/batchDeployment.schema.json\nendpoint_name: b\n", "", "a batch deployment that names no compute target", nil},
 	{"batch deployment by shape", "name: mnist\nendpoint_name: mnist-batch\ncompute: azureml:batch-cluster\nmini_batch_size: 10\noutput_action: append_row\n", "BatchDeployment", "", []work{{"<nil>", 1, "BatchDeployment", workload.ComputeJob, "mnist", ""}}},
+	{"batch deployment by its compute alone (azure-ai-ml's dump())", "name: b\nendpoint_name: e\ncompute: azureml:k8s\nresources: {instance_type: s, instance_count: 2}\n", "BatchDeployment", "", []work{{"<nil>", 1, "BatchDeployment", workload.ComputeJob, "b", "s"}}},
 	{"model batch deployment", modelBatchDeployment, "BatchDeployment", "", []work{{"<nil>", 1, "BatchDeployment", workload.ComputeJob, "mnist-k8s-dpl", "cpu-small"}}},
 	{"model batch deployment by type", "name: b\nendpoint_name: e\ntype: model\ncompute: azureml:k8s\nresources: {instance_type: s}\n", "BatchDeployment", "", []work{{"<nil>", 1, "BatchDeployment", workload.ComputeJob, "b", "s"}}},
 	{"pipeline component batch deployment", "$schema: https://azuremlschemas.azureedge.net/latest/pipelineComponentBatchDeployment.schema.json\nname: p\nendpoint_name: e\ntype: pipeline\ncomponent: azureml:c:1\n", "", "a pipeline component batch deployment", nil},
@@ -300,6 +301,7 @@ var recognitionTests = []struct {
 	// Jobs.
 	{"command job", commandJob, "CommandJob", "", []work{{"<nil>", 1, "CommandJob", workload.ComputeJob, "train-on-kubernetes", "gpu-a100"}}},
 	{"command job by shape", "command: echo\ncompute: azureml:k8s\nresources: {instance_type: big}\n", "CommandJob", "", []work{{"<nil>", 1, "CommandJob", workload.ComputeJob, "", "big"}}},
+	{"serverless command step standing alone", "type: command\ncomponent: {command: echo}\n", "", "a serverless job", nil},
 	{"legacy command job", legacyJob, "CommandJob", "", []work{{"<nil>", 2, "CommandJob", workload.ComputeJob, "", "gpu-a100"}}},
 	{"serverless job", "$schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json\ncommand: python hello.py\nresources:\n  instance_type: Standard_E4s_v3\n", "", "a serverless job (it names no compute)", nil},
 	{"serverless job by shape", "command: python hello.py\n", "", "a serverless job", nil},
@@ -378,6 +380,37 @@ func TestRecognition(t *testing.T) {
 				if k := string(p.DocumentKind); k != tt.kind && !(tt.kind == "KubernetesOnlineEndpoint" && k == "KubernetesOnlineDeployment") {
 					t.Errorf("Run(%q): a placement of a %s; want one of the %s", tt.src, k, tt.kind)
 				}
+			}
+		})
+	}
+}
+
+// A command step standing alone (what azure-ai-ml's dump() writes for a command()
+// builder) is a command job, as load_job reads it by its type, whose component key it
+// refuses; a stray compute in an online deployment is the mistake, not a batch deployment.
+func TestRecognitionWithAFinding(t *testing.T) {
+	for _, tt := range []struct {
+		name, src, kind, finding string
+		work                     []work
+	}{
+		{"command step standing alone", "type: command\ncomponent: {command: echo}\ncompute: azureml:k8s\nresources: {instance_type: big}\n",
+			"CommandJob", `x.yaml:2: component: unknown field "component": a pipeline step's key, not a job's`,
+			[]work{{"<nil>", 1, "CommandJob", workload.ComputeJob, "", "big"}}},
+		{"online deployment with a stray compute", "name: b\nendpoint_name: e\ncompute: azureml:k8s\ninstance_type: s\n",
+			"KubernetesOnlineDeployment", `x.yaml:3: compute: unknown field "compute"`,
+			[]work{{"<nil>", 1, "KubernetesOnlineDeployment", workload.OnlineDeployment, "b", "s"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := lintFile(t, "x.yaml", tt.src)
+			fs := reading(r.Findings)
+			if len(fs) != 1 || fs[0].Rule() != "unknown-field" || !strings.HasPrefix(fs[0].String(), tt.finding) {
+				t.Errorf("Run(%q) findings:%s; want one, %s...", tt.src, messages(fs), tt.finding)
+			}
+			if r.Documents != 1 || len(r.Placements) != 1 || string(r.Placements[0].DocumentKind) != tt.kind {
+				t.Fatalf("Run(%q): %d documents, placements %+v; want one %s", tt.src, r.Documents, r.Placements, tt.kind)
+			}
+			if got := works(r.Placements); !slices.Equal(got, tt.work) {
+				t.Errorf("Run(%q) placements = %+v; want %+v", tt.src, got, tt.work)
 			}
 		})
 	}

@@ -46,7 +46,7 @@ var registry = []Rule{
 	{rules.ResourceName, "ResourceName", "a resource is cpu, memory or a fully qualified extended resource (nvidia.com/gpu)", ""},
 	{rules.Placeholder, "PlaceholderNotFilledIn", "a workload's instance type, compute and resources are filled in, not placeholders (<name>, $VAR, ${VAR}, {{ }}, ${{parent.inputs.x}})", ""},
 	{rules.Metadata, "ObjectMetadata", "an instance type's metadata (labels, annotations, finalizers, generateName, owner references) is what the API server accepts", ""},
-	{rules.Syntax, "SyntaxError", "the file is YAML or JSON that kubectl reads", ""},
+	{rules.Syntax, "SyntaxError", "the file is YAML or JSON that kubectl reads; a script or notebook that uses azure-ai-ml is Python that parses", ""},
 	{rules.UnknownField, "UnknownField", "every field is one the schema has (strict decoding; in Azure ML files, a key azure-ai-ml accepts)", ""},
 	{rules.DuplicateKey, "DuplicateKey", "no key is written twice in one mapping, nor two merge keys", ""},
 	{rules.WrongType, "WrongType", "every value has the type its field takes (a string where a string belongs)", ""},
