@@ -276,20 +276,72 @@ func (r *reader) source(c *Cell) error {
 	return nil
 }
 
-// Python returns the source of a code cell as Python: IPython's line magics
-// and shell escapes (lines whose first non-blank character is % or !) become
-// blank lines, so that line numbers hold. It returns false for a cell that is
-// not code and for a cell run by a cell magic (its first line starts with %%),
-// which is not Python.
+// Python returns the source of a code cell as Python, as IPython's input transformers
+// turn it into Python before running it, line for line so that line numbers hold: a line
+// magic or shell escape (a line whose first non-blank character is % or !) becomes pass
+// at its indentation (IPython's call of it is a statement there too), an assignment of
+// one (files = !ls, x = %env HOME) assigns get_ipython() (a value not literal), and the
+// lines a backslash continues it onto become blank. It returns false for a cell that is
+// not code and for a cell run by a cell magic (its first line starts with %%), which is
+// not Python.
 func (c *Cell) Python() (string, bool) {
 	if c.Type != "code" || strings.HasPrefix(strings.TrimLeft(c.Source, " \t\n"), "%%") {
 		return "", false
 	}
 	lines := strings.Split(c.Source, "\n")
-	for i, l := range lines {
-		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") {
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimLeft(l, " \t")
+		indent := l[:len(l)-len(t)]
+		switch {
+		case strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!"):
+			lines[i] = indent + "pass"
+		default:
+			lhs, ok := escapeAssigned(t)
+			if !ok {
+				continue
+			}
+			lines[i] = indent + lhs + " = get_ipython()"
+		}
+		for strings.HasSuffix(l, "\\") && i+1 < len(lines) {
+			i++
+			l = lines[i]
 			lines[i] = ""
 		}
 	}
 	return strings.Join(lines, "\n"), true
+}
+
+// escapeAssigned returns the targets of a line that assigns a shell escape or a line
+// magic (files = !ls, a, b = %sx cmd): names, attributes and commas before a single =.
+func escapeAssigned(line string) (string, bool) {
+	eq := strings.IndexByte(line, '=')
+	if eq <= 0 {
+		return "", false
+	}
+	rest := strings.TrimLeft(line[eq+1:], " \t")
+	if !strings.HasPrefix(rest, "!") && !strings.HasPrefix(rest, "%") {
+		return "", false
+	}
+	lhs := strings.TrimRight(line[:eq], " \t")
+	name := false // the last character read ends a name
+	for i := 0; i < len(lhs); i++ {
+		switch b := lhs[i]; {
+		case b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80:
+			name = true
+		case b >= '0' && b <= '9':
+			if !name {
+				return "", false
+			}
+		case b == '.' || b == ',':
+			if !name {
+				return "", false
+			}
+			name = false
+		case b == ' ' || b == '\t':
+		default:
+			return "", false
+		}
+	}
+	return lhs, name || strings.HasSuffix(lhs, ",") && len(lhs) > 1
 }

@@ -70,8 +70,8 @@ func TestParseJupyter(t *testing.T) {
 		t.Errorf("Parse(jupyter).Cells =\n%#v\nwant\n%#v", nb.Cells, want)
 	}
 	py, ok := nb.Cells[1].Python()
-	if !ok || !strings.HasPrefix(py, "\nfrom azure.ai.ml import command\n") {
-		t.Errorf("Cells[1].Python() = %q, %v; want the magic blanked", py, ok)
+	if !ok || !strings.HasPrefix(py, "pass\nfrom azure.ai.ml import command\n") {
+		t.Errorf("Cells[1].Python() = %q, %v; want the magic a pass", py, ok)
 	}
 	if _, ok := nb.Cells[3].Python(); ok {
 		t.Errorf("Cells[3].Python(): a %%%%bash cell is not Python")
@@ -211,4 +211,30 @@ func ExampleParse() {
 	src, _ := c.Python()
 	fmt.Printf("cell %d, %d lines; line 2 is at line %d of the file\n", c.Number, strings.Count(src, "\n")+1, c.FileLine(2))
 	// Output: cell 1, 2 lines; line 2 is at line 6 of the file
+}
+
+// IPython's escapes become Python, line for line: a statement where IPython's call is one,
+// an assignment of a value not literal, and the lines a backslash continues them onto blank.
+func TestPythonOfEscapes(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"!pip install azure-ai-ml\nx = 1", "pass\nx = 1"},
+		{"for f in fs:\n    !echo $f\n    %time g(f)\ny = 2", "for f in fs:\n    pass\n    pass\ny = 2"},
+		{"!cat a.json | curl $uri \\\n    --request POST \\\n    --data-binary @-\nz = 3", "pass\n\n\nz = 3"},
+		{"files = !ls\nhome, = %env HOME\nself.out = !date", "files = get_ipython()\nhome, = get_ipython()\nself.out = get_ipython()"},
+		{"x = 1 if a else !b", "x = 1 if a else !b"}, // not an escape IPython reads: left for the parser to refuse
+		{"x == !y", "x == !y"},
+		{"2x = !ls", "2x = !ls"},
+		{"d['k'] = !ls", "d['k'] = !ls"},
+		{"s = 'a % b'\nt = \"!\"", "s = 'a % b'\nt = \"!\""},
+		{"%%bash\necho", ""},
+	} {
+		c := Cell{Type: "code", Source: tt.src}
+		got, ok := c.Python()
+		if !ok && tt.want != "" || got != tt.want {
+			t.Errorf("Python(%q) = %q, %v; want %q", tt.src, got, ok, tt.want)
+		}
+		if ok && strings.Count(got, "\n") != strings.Count(tt.src, "\n") {
+			t.Errorf("Python(%q) = %q: the lines moved", tt.src, got)
+		}
+	}
 }
