@@ -112,7 +112,8 @@ func ReadScript(src []byte) (*Result, error) {
 
 // ReadNotebook reads a Jupyter notebook (nbformat 4): all its code cells, one namespace,
 // as when they are run in order. Cells run by a cell magic (%%bash) are not read;
-// IPython's line magics and shell escapes are blank lines. It returns nil and an error
+// IPython's line magics and shell escapes are read as notebook.Cell.Python gives them
+// (statements that bind nothing, or assign a value not literal). It returns nil and an error
 // when the data is not a notebook; a code cell that does not parse is in CellErrors.
 func ReadNotebook(data []byte) (*Result, error) {
 	nb, err := notebook.Parse(data)
