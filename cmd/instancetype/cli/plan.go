@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"sigs.k8s.io/yaml"
+	"github.com/amlarc-go/instancetypes/internal/yamlout"
 
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/instancetype"
@@ -376,7 +376,7 @@ func writeSuggestions(w io.Writer, o planOptions, s plan.Suggestions, note func(
 		enc.SetIndent("", "  ")
 		return enc.Encode(s.List)
 	}
-	out, err := yaml.Marshal(s.List)
+	out, err := yamlout.Marshal(s.List)
 	if err != nil {
 		return err
 	}
