@@ -6,12 +6,10 @@ import (
 	"slices"
 	"strconv"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-
 	"github.com/amlarc-go/instancetypes/cluster"
 	"github.com/amlarc-go/instancetypes/fit"
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/plan"
 	"github.com/amlarc-go/instancetypes/quantity"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/selector"
@@ -271,13 +269,10 @@ type request struct {
 // not q's (which [quantity.Quantity.MilliValue] saturates): 0 for cpu "1e18" (10^21
 // millicores), −1000 for cpu "9223372036854775807", −2^63 for cpu "1Ei". The scheduler
 // finds no room on a node whose allocatable so comes to zero or less, and checks no
-// request that comes to zero or less; Compute does the same.
+// request that comes to zero or less; Compute does the same. It is [plan.Units], which
+// plan's figures count in; the tests here hold it to the scheduler's own arithmetic.
 func Units(name instancetype.ResourceName, q quantity.Quantity) int64 {
-	r, err := resource.ParseQuantity(q.String())
-	if err != nil { // q's text always parses; kept so that a change there cannot panic
-		r = q.ToResource()
-	}
-	return schedulerUnits(corev1.ResourceName(name), r)
+	return plan.Units(name, q)
 }
 
 // unitCache holds what Units gave for amounts already seen: the nodes of a pool share
