@@ -256,7 +256,8 @@ type codeLine struct {
 // cells'.
 type pyCode struct {
 	lines    []codeLine
-	start    map[int]int // a notebook cell's first index in lines
+	start    map[int]int            // a notebook cell's first index in lines
+	cells    map[int]*notebook.Cell // a notebook's code cells, by number
 	notebook bool
 }
 
@@ -273,12 +274,15 @@ func codeOf(data []byte, isNotebook bool) *pyCode {
 	if err != nil {
 		return c
 	}
-	for _, cell := range nb.Cells {
+	c.cells = map[int]*notebook.Cell{}
+	for i := range nb.Cells {
+		cell := &nb.Cells[i]
 		src, ok := cell.Python()
 		if !ok {
 			continue
 		}
 		c.start[cell.Number] = len(c.lines)
+		c.cells[cell.Number] = cell
 		for i, l := range strings.Split(src, "\n") {
 			c.lines = append(c.lines, codeLine{l, cell.FileLine(i + 1)})
 		}
@@ -302,9 +306,17 @@ func (c *pyCode) index(p pysdk.Position) int {
 	return i
 }
 
-// chars returns p with its column in characters, as findings count them, rather than
-// the bytes pysdk counts.
+// chars returns p with its column in characters of the raw file, as findings count
+// them, rather than the bytes of the source line pysdk counts: for a notebook, the column
+// of the .ipynb line where the character is written inside its JSON string (0 when it is
+// not on that line).
 func (c *pyCode) chars(p pysdk.Position) pysdk.Position {
+	if c.notebook {
+		if cell := c.cells[p.Cell]; cell != nil {
+			p.Column = cell.FileColumn(p.CellLine, p.Column)
+		}
+		return p
+	}
 	if i := c.index(p); i >= 0 && p.Column > 1 {
 		l := c.lines[i].text
 		p.Column = utf8.RuneCountInString(l[:min(p.Column-1, len(l))]) + 1

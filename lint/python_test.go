@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/amlarc-go/instancetypes/lint"
 )
@@ -147,17 +148,24 @@ func TestPythonFiles(t *testing.T) {
 	}
 }
 
-// TestPythonColumns: a finding's column counts characters, as those of the YAML do, and a
-// notebook's findings say their cell and the line in it.
+// TestPythonColumns: a finding's column counts characters of the raw file, as those of
+// the YAML do (in a notebook, of the .ipynb line, where the source is written escaped),
+// and a notebook's findings say their cell and the line in it.
 func TestPythonColumns(t *testing.T) {
-	rep := runPython(t, "n.ipynb", notebookOf("from azure.ai.ml import command\n",
-		"j = command(compute='k8s', name='é', instance_type='cpu-smal')\n"))
+	src := "j = command(compute=\"k8s\", name='é', instance_type='cpu-smal')"
+	nb := notebookOf("from azure.ai.ml import command\n", src+"\n")
+	rep := runPython(t, "n.ipynb", nb)
 	if len(rep.Findings) != 1 {
 		t.Fatalf("findings %v", rep.Findings)
 	}
 	f := rep.Findings[0]
-	if want := strings.Index("j = command(compute='k8s', name='é', instance_type='cpu-smal')", "'cpu-smal'") + 1 - 1; f.Column != want || f.Cell != 2 || f.CellLine != 1 {
-		t.Errorf("%v at column %d, cell %d line %d; want column %d, cell 2 line 1", f, f.Column, f.Cell, f.CellLine, want)
+	raw := strings.Split(nb, "\n")[f.Line-1]
+	if want := utf8.RuneCountInString(raw[:strings.Index(raw, "'cpu-smal'")]) + 1; f.Column != want || f.Cell != 2 || f.CellLine != 1 {
+		t.Errorf("%v at column %d, cell 2 line 1 (%q); want column %d, cell 2 line 1", f, f.Column, raw, want)
+	}
+	rep = runPython(t, "s.py", "from azure.ai.ml import command\n"+src+"\n")
+	if want := utf8.RuneCountInString(src[:strings.Index(src, "'cpu-smal'")]) + 1; len(rep.Findings) != 1 || rep.Findings[0].Column != want {
+		t.Errorf("script: findings %v; want one at column %d", rep.Findings, want)
 	}
 }
 

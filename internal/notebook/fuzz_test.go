@@ -3,6 +3,7 @@ package notebook
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzParse feeds arbitrary bytes to Parse: it must return a notebook or an
@@ -22,9 +23,16 @@ func FuzzParse(f *testing.F) {
 		}
 		lines := strings.Count(string(data), "\n") + 1
 		for _, c := range nb.Cells {
-			for _, l := range c.Lines {
+			fileLines := strings.Split(string(data), "\n")
+			for n, l := range c.Lines {
 				if l < 1 || l > lines {
 					t.Fatalf("cell %d: line %d of %d", c.Number, l, lines)
+				}
+				// Every column FileColumn gives is one of that file line.
+				for col := 1; col <= len(c.Source)+1 && col <= 256; col++ {
+					if fc := c.FileColumn(n+1, col); fc < 0 || fc > utf8.RuneCountInString(fileLines[l-1]) {
+						t.Fatalf("cell %d line %d: FileColumn(%d) = %d of %q", c.Number, n+1, col, fc, fileLines[l-1])
+					}
 				}
 			}
 			c.Python()

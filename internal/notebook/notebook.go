@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Notebook is a parsed notebook.
@@ -34,7 +36,16 @@ type Cell struct {
 	// Lines holds, for each line of Source (split at "\n"), the 1-based line
 	// of the .ipynb file where the string holding it starts.
 	Lines []int
+
+	data []byte
+	// raw holds, for each line of Source, where its text is written in data:
+	// from the first byte of its escaped text in the JSON string that starts
+	// it to the end of that string's text.
+	raw []span
 }
+
+// span is a range of bytes of a notebook's data.
+type span struct{ start, end int }
 
 // FileLine returns the line of the .ipynb file for line n (1-based) of the
 // cell's source, or 0 when the cell has no such line.
@@ -43,6 +54,86 @@ func (c *Cell) FileLine(n int) int {
 		return 0
 	}
 	return c.Lines[n-1]
+}
+
+// FileColumn returns the 1-based column, in characters, of the .ipynb file's
+// line FileLine(n) where the byte at the 1-based byte column col of the cell's
+// line n is written, inside its escaped JSON string (a \" counts two
+// characters, a \u00e9 six). It returns 0 when there is no such byte on that
+// line: the cell has no line n, or col is past the text of the string that
+// starts the line (a line a later string continues).
+func (c *Cell) FileColumn(n, col int) int {
+	if n < 1 || n > len(c.raw) || col < 1 {
+		return 0
+	}
+	sp := c.raw[n-1]
+	off, ok := rawOffset(c.data, sp, col-1)
+	if !ok {
+		return 0
+	}
+	lineStart := bytes.LastIndexByte(c.data[:sp.start], '\n') + 1
+	return utf8.RuneCount(c.data[lineStart:off]) + 1
+}
+
+// rawOffset returns the offset in data where the escaped text of sp, decoded
+// as encoding/json decodes a string, reaches n bytes; false when the text
+// decodes to fewer than n+1 bytes.
+func rawOffset(data []byte, sp span, n int) (int, bool) {
+	i, decoded := sp.start, 0
+	for i < sp.end && decoded < n {
+		raw, size := escapedChar(data[i:sp.end])
+		i += raw
+		decoded += size
+	}
+	return i, decoded == n && i < sp.end
+}
+
+// escapedChar returns how many bytes of text, the inside of a JSON string, its
+// first character takes, and how many bytes encoding/json decodes it to: an
+// escape (a surrogate pair of \u escapes is one character; a lone surrogate
+// decodes to U+FFFD), or a UTF-8 character (an invalid byte decodes to U+FFFD).
+func escapedChar(text []byte) (raw, decoded int) {
+	if text[0] != '\\' {
+		r, size := utf8.DecodeRune(text)
+		if r == utf8.RuneError && size <= 1 {
+			return 1, utf8.RuneLen(utf8.RuneError)
+		}
+		return size, size
+	}
+	if len(text) < 2 {
+		return 1, 1
+	}
+	if text[1] != 'u' || len(text) < 6 {
+		return 2, 1
+	}
+	u := hex4(text[2:6])
+	if utf16.IsSurrogate(u) {
+		if len(text) >= 12 && text[6] == '\\' && text[7] == 'u' {
+			if r := utf16.DecodeRune(u, hex4(text[8:12])); r != utf8.RuneError {
+				return 12, utf8.RuneLen(r)
+			}
+		}
+		return 6, utf8.RuneLen(utf8.RuneError)
+	}
+	return 6, utf8.RuneLen(u)
+}
+
+// hex4 is the rune four hexadecimal digits spell, or U+FFFD.
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return utf8.RuneError
+		}
+	}
+	return r
 }
 
 // ErrNotNotebook is wrapped by the errors of Parse for input that is JSON but
@@ -220,8 +311,10 @@ func (r *reader) source(c *Cell) error {
 	var b strings.Builder
 	var starts []int // for each string, its line
 	var parts []string
+	var texts []span // for each string, its escaped text
 	add := func() error {
-		line := r.lineAt(r.next())
+		off := r.next()
+		line := r.lineAt(off)
 		t, err := r.dec.Token()
 		if err != nil {
 			return err
@@ -232,6 +325,8 @@ func (r *reader) source(c *Cell) error {
 		}
 		starts = append(starts, line)
 		parts = append(parts, s)
+		// The token is the string from its opening quote to its closing one.
+		texts = append(texts, span{off + 1, max(off+1, int(r.dec.InputOffset())-1)})
 		return nil
 	}
 	off := r.next()
@@ -255,15 +350,22 @@ func (r *reader) source(c *Cell) error {
 	}
 	// Each string continues the line the previous one left open: a line
 	// starts where the string holding its first character starts.
+	// The escaped text is walked beside: a line's text starts after the
+	// escape of the "\n" before it.
+	c.data = r.data
 	atLineStart := true
+	at := 0
 	for i, s := range parts {
+		at = texts[i].start
 		for _, ch := range []byte(s) {
 			if atLineStart {
 				c.Lines = append(c.Lines, starts[i])
+				c.raw = append(c.raw, span{at, texts[i].end})
 				atLineStart = false
 			}
 			if ch == '\n' {
 				atLineStart = true
+				at = nextLine(r.data, at, texts[i].end)
 			}
 		}
 		b.WriteString(s)
@@ -271,9 +373,24 @@ func (r *reader) source(c *Cell) error {
 	if atLineStart && len(starts) > 0 {
 		// the empty last line after a final "\n", or an empty source
 		c.Lines = append(c.Lines, starts[len(starts)-1])
+		c.raw = append(c.raw, span{at, texts[len(texts)-1].end})
 	}
 	c.Source = b.String()
 	return nil
+}
+
+// nextLine returns the offset in data just past the escape of the next "\n" of
+// the escaped text from at to end (end when there is none).
+func nextLine(data []byte, at, end int) int {
+	for at < end {
+		raw, _ := escapedChar(data[at:end])
+		nl := data[at] == '\\' && (raw == 2 && data[at+1] == 'n' || raw == 6 && hex4(data[at+2:at+6]) == '\n')
+		at += raw
+		if nl {
+			return at
+		}
+	}
+	return end
 }
 
 // Python returns the source of a code cell as Python, as IPython's input transformers

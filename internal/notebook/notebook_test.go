@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 )
@@ -66,8 +67,21 @@ func TestParseJupyter(t *testing.T) {
 		{Number: 3, Type: "code", Source: "x = 1\ny = 2\n", Lines: []int{23, 23, 23}},
 		{Number: 4, Type: "code", Source: "%%bash\necho hi\n", Lines: []int{29, 30, 30}},
 	}
-	if !reflect.DeepEqual(nb.Cells, want) {
+	got := make([]Cell, len(nb.Cells))
+	for i, c := range nb.Cells {
+		got[i] = Cell{Number: c.Number, Type: c.Type, Source: c.Source, Lines: c.Lines}
+	}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Parse(jupyter).Cells =\n%#v\nwant\n%#v", nb.Cells, want)
+	}
+	// Columns of the file: the line's JSON string starts at column 5 (its quote);
+	// \" is two characters, é one, \\ two.
+	for _, tt := range []struct{ n, col, want int }{
+		{1, 1, 6}, {4, 15, 20}, {4, 27, 32}, {4, 28, 34}, {4, 30, 35}, {4, 1000, 0}, {5, 1, 0}, {0, 1, 0},
+	} {
+		if got := nb.Cells[1].FileColumn(tt.n, tt.col); got != tt.want {
+			t.Errorf("Cells[1].FileColumn(%d, %d) = %d; want %d", tt.n, tt.col, got, tt.want)
+		}
 	}
 	py, ok := nb.Cells[1].Python()
 	if !ok || !strings.HasPrefix(py, "pass\nfrom azure.ai.ml import command\n") {
@@ -126,7 +140,7 @@ func TestLinesProperty(t *testing.T) {
 			Metadata any      `json:"metadata"`
 			Source   []string `json:"source"`
 		}
-		piece := rapid.SampledFrom([]string{"x = 1", "f(a=\"é\")", "\t", "", "\"", "\\", "a\nb", "\n", "</script>", "\u2028", "{", "]"})
+		piece := rapid.SampledFrom([]string{"x = 1", "f(a=\"é\")", "\t", "", "\"", "\\", "a\nb", "\n", "</script>", "\u2028", "{", "]", "😀", "\x01"})
 		cells := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) cell {
 			src := []string{}
 			for i, n := 0, rapid.IntRange(0, 4).Draw(t, "strings"); i < n; i++ {
@@ -188,8 +202,61 @@ func TestLinesProperty(t *testing.T) {
 					}
 				}
 			}
+			// Each character of a line that the string holding its first
+			// character holds is at FileColumn's column of that string's file
+			// line: the JSON escape there decodes to it. A character a later
+			// string holds has no column.
+			k, lineLen, startedIn := 1, 0, -1
+			for si, str := range cells[i].Source {
+				for j, seg := range strings.Split(str, "\n") {
+					if j > 0 {
+						k, lineLen, startedIn = k+1, 0, -1
+					}
+					if seg != "" && startedIn < 0 {
+						startedIn = si
+					}
+					for col := 1; col <= len(seg); {
+						r, size := utf8.DecodeRuneInString(seg[col-1:])
+						fc := c.FileColumn(k, lineLen+col)
+						if startedIn != si {
+							if fc != 0 {
+								t.Fatalf("cell %d line %d col %d: FileColumn %d in a later string", i+1, k, lineLen+col, fc)
+							}
+						} else {
+							checkColumn(t, fileLines[c.Lines[k-1]-1], fc, r)
+						}
+						col += size
+					}
+					lineLen += len(seg)
+				}
+			}
 		}
 	})
+}
+
+// checkColumn checks that the JSON escape at the 1-based character column fc of
+// the file line decodes to r.
+func checkColumn(t *rapid.T, fileLine string, fc int, r rune) {
+	runes := []rune(fileLine)
+	if fc < 1 || fc > len(runes) {
+		t.Fatalf("FileColumn %d of %q, for %q", fc, fileLine, r)
+	}
+	tail := string(runes[fc-1:])
+	n := 1
+	switch {
+	case strings.HasPrefix(tail, `\u`) && len(tail) >= 12 && strings.ContainsAny(tail[2:3], "dD") && tail[6:8] == `\u`:
+		n = 12 // a surrogate pair
+	case strings.HasPrefix(tail, `\u`):
+		n = 6
+	case tail[0] == '\\':
+		n = 2
+	default:
+		_, n = utf8.DecodeRuneInString(tail)
+	}
+	var dec string
+	if err := json.Unmarshal([]byte(`"`+tail[:n]+`"`), &dec); err != nil || dec != string(r) {
+		t.Fatalf("FileColumn %d of %q: %q decodes to %q (%v); want %q", fc, fileLine, tail[:n], dec, err, r)
+	}
 }
 
 func ExampleParse() {
