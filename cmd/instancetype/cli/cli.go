@@ -215,15 +215,18 @@ var commandHelp = map[string]string{
 Checks every instance type (InstanceType, InstanceTypeList, or a List of them
 as kubectl get prints it) and every Azure ML Kubernetes workload found in PATHs:
 online and batch deployments, command, sweep, AutoML and pipeline jobs on a
-compute target. Files are read as kubectl reads them, Azure ML files as the az ml
-CLI v2 does. Checked: the documented rules, strict decoding (unknown fields,
+compute target, in YAML or JSON, and in Python scripts and Jupyter notebooks
+that call azure-ai-ml (command, KubernetesOnlineDeployment, BatchDeployment with
+literal values). Files are read as kubectl reads them, Azure ML files as the az
+ml CLI v2 does. Checked: the documented rules, strict decoding (unknown fields,
 duplicate keys, values kubectl would send as another type), the extension's
 nodeSelector, and each workload against the catalog: the instance types of PATHs
 over those of --catalog. Documents that are not these (managed deployments,
 serverless and Spark jobs, components, GitHub workflows, other Kubernetes
 objects, Helm templates, workloads on a compute that is not Kubernetes) are
-skipped, and the summary counts them; with -o json each is listed with why. Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE [RULE],
-followed by a summary on standard error.
+skipped, and the summary counts them; with -o json each is listed with why.
+Every problem is reported at once, as FILE:LINE: FIELD: MESSAGE [RULE], followed
+by a summary on standard error.
 
 ` + flagsHelp + `
 Examples:
@@ -237,14 +240,15 @@ Examples:
 ` + exitHelp,
 	"resolve": `Usage: instancetype resolve [flags] PATH...
 
-For each deployment and job found in PATHs, prints the instance type it gets
+For each deployment and job found in PATHs (YAML, JSON, and the azure-ai-ml
+calls of Python scripts and notebooks), prints the instance type it gets
 (defaultinstancetype when it names none), the node selector its pods carry (the
 extension's merged with the instance type's), its effective requests and limits
 (a deployment's own limits completed from its instance type's), the compute it
 runs on ("(type unknown)" when neither --computes nor a compute file among PATHs
 says it is Kubernetes; an expression such as ${{parent.inputs.compute}} as
-written), and whether the placement holds: STATUS unresolved, and "resolved": false in JSON, when a
-finding stands against it. With --nodes, NODES is how many nodes it can land
+written), and whether the placement holds: STATUS unresolved, and "resolved":
+false in JSON, when a finding stands against it. With --nodes, NODES is how many nodes it can land
 on. A pipeline's step is named by its path (jobs.train; "path" in JSON).
 Findings are reported as by validate.
 
@@ -259,9 +263,9 @@ Examples:
 Prints the catalog formed by the instance types found in PATHs over those of
 --catalog, with the built-in defaultinstancetype unless a custom one overrides
 it: name, cpu and memory requests and limits, extended resources (GPUs), node
-selector, where each comes from, and with --nodes how many nodes it fits. When a name is defined more than once the
-last definition is the one in effect, and the one listed. Findings are reported
-as by validate. With no PATH, lists the built-in catalog (and --catalog's).
+selector, where each comes from, and with --nodes how many nodes it fits. When
+a name is defined more than once the last definition is the one in effect, and
+the one listed. Findings are reported as by validate. With no PATH, lists the built-in catalog (and --catalog's).
 
 ` + flagsHelp + `
 Examples:
