@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/amlarc-go/instancetypes/internal/cputime"
 	"github.com/amlarc-go/instancetypes/lint"
+	"github.com/amlarc-go/instancetypes/pysdk"
 	"github.com/amlarc-go/instancetypes/validate"
 )
 
@@ -146,5 +148,69 @@ func TestManySuppressionsLinear(t *testing.T) {
 		plain, suppressed, float64(suppressed)/float64(plain))
 	if suppressed > 3*plain {
 		t.Errorf("30,000 suppressed findings took %v, the file with plain comments %v: more than 3 times; want a cost linear in them", suppressed, plain)
+	}
+}
+
+// manyOnOneLine is a script, or a notebook of one cell, that creates n jobs on one line.
+func manyOnOneLine(n int, notebook bool) []byte {
+	var b strings.Builder
+	b.WriteString("j = [")
+	for i := range n {
+		fmt.Fprintf(&b, "command(compute=\"k8s\", instance_type=\"t-%d\"), ", i)
+	}
+	b.WriteString("]")
+	if !notebook {
+		return []byte("from azure.ai.ml import command\n" + b.String() + "\n")
+	}
+	cell, _ := json.Marshal([]string{"from azure.ai.ml import command\n", b.String()})
+	return []byte(`{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ` + string(cell) + `}], "nbformat": 4, "nbformat_minor": 5}`)
+}
+
+// The columns of a Python file's findings are found in one pass over each line, after
+// sorting the positions: 20,000 jobs on one line of a script or a notebook take at most 25
+// times the processor time of 2,000 (about 14 here: the sort is n log n; a count from the
+// line's start for each, as once, took about 100 times), or at most twice the ratio of
+// pysdk's reading of the same files, measured in the same run. Behind
+// INSTANCETYPES_SLOW_TESTS.
+func TestPythonColumnsLinear(t *testing.T) {
+	if os.Getenv("INSTANCETYPES_SLOW_TESTS") == "" {
+		t.Skip("slow: set INSTANCETYPES_SLOW_TESTS=1 to run (.ci/run does)")
+	}
+	for _, nb := range []bool{false, true} {
+		name := map[bool]string{false: "s.py", true: "n.ipynb"}[nb]
+		small, large := manyOnOneLine(2000, nb), manyOnOneLine(20000, nb)
+		read := func(data []byte) func() {
+			return func() {
+				var err error
+				if nb {
+					_, err = pysdk.ReadNotebook(data)
+				} else {
+					_, err = pysdk.ReadScript(data)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		check := func(data []byte, n int) func() {
+			return func() {
+				r, err := lint.Run([]lint.Input{lint.Bytes(name, data)}, lint.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Documents != n {
+					t.Fatalf("%s: %d documents checked; want %d", name, r.Documents, n)
+				}
+			}
+		}
+		reader := &cputime.Scaling{Name: "pysdk's reading", Small: read(small), Large: read(large)}
+		run := &cputime.Scaling{Name: "lint.Run", Small: check(small, 2000), Large: check(large, 20000)}
+		cputime.Compare(reader, run)
+		for _, w := range []*cputime.Scaling{reader, run} {
+			t.Logf("%s, processor time of %s: 2,000 jobs %v, 20,000 %v (%.1f×)", name, w.Name, w.SmallTime, w.LargeTime, w.Ratio())
+		}
+		if bound := max(25, 2*reader.Ratio()); run.Ratio() > bound {
+			t.Errorf("%s: 20,000 jobs on one line took %v, 2,000 %v: %.1f times, more than %.1f; want a cost linear in the jobs", name, run.LargeTime, run.SmallTime, run.Ratio(), bound)
+		}
 	}
 }

@@ -2,7 +2,9 @@ package lint
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -93,16 +95,27 @@ func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
 		res.skipped = append(res.skipped, Skip{File: res.name, Line: s.Pos.Line, Reason: s.Reason})
 	}
 	res.notLiteral = len(got.NotLiteral)
+	// The columns of all the positions, converted in one pass over each line.
+	var positions []pysdk.Position
+	for i := range got.Workloads {
+		if it := &got.Workloads[i]; !it.Standalone && checkable(it) {
+			positions = append(positions, it.Pos)
+			for _, pos := range it.At {
+				positions = append(positions, pos)
+			}
+		}
+	}
+	chars := code.allChars(positions)
 	seen := map[seenKey]bool{}
 	for i := range got.Workloads {
 		it := &got.Workloads[i]
 		if it.Standalone || !checkable(it) {
 			continue
 		}
-		it.Pos = code.chars(it.Pos)
+		it.Pos = chars[it.Pos]
 		at := make(map[string]pysdk.Position, len(it.At))
 		for k, pos := range it.At {
-			at[k] = code.chars(pos)
+			at[k] = chars[pos]
 		}
 		it.At = at
 		res.workloads = append(res.workloads, keepPython(res.name, it, seen))
@@ -309,19 +322,53 @@ func (c *pyCode) index(p pysdk.Position) int {
 // chars returns p with its column in characters of the raw file, as findings count
 // them, rather than the bytes of the source line pysdk counts: for a notebook, the column
 // of the .ipynb line where the character is written inside its JSON string (0 when it is
-// not on that line).
+// not on that line). It takes time in proportion to the column; allChars converts many.
 func (c *pyCode) chars(p pysdk.Position) pysdk.Position {
-	if c.notebook {
-		if cell := c.cells[p.Cell]; cell != nil {
-			p.Column = cell.FileColumn(p.CellLine, p.Column)
+	return c.allChars([]pysdk.Position{p})[p]
+}
+
+// allChars returns chars of each of the positions, walking each line once for all the
+// positions on it (a file of many workloads on one long line stays linear).
+func (c *pyCode) allChars(positions []pysdk.Position) map[pysdk.Position]pysdk.Position {
+	sorted := slices.Clone(positions)
+	slices.SortFunc(sorted, func(a, b pysdk.Position) int {
+		return cmp.Or(cmp.Compare(a.Cell, b.Cell), cmp.Compare(a.CellLine, b.CellLine), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	out := make(map[pysdk.Position]pysdk.Position, len(sorted))
+	var cols *notebook.Columns  // the notebook line of the last position
+	line, at, runes := -1, 0, 0 // the script line of the last position, its bytes and characters counted
+	for i, p := range sorted {
+		if _, ok := out[p]; ok {
+			continue
 		}
-		return p
+		q := p
+		switch {
+		case c.notebook:
+			if cell := c.cells[p.Cell]; cell == nil {
+				break
+			} else if i == 0 || sorted[i-1].Cell != p.Cell || sorted[i-1].CellLine != p.CellLine {
+				cols = cell.Columns(p.CellLine)
+			}
+			if cols != nil {
+				q.Column = cols.At(p.Column)
+			}
+		case p.Column > 1:
+			j := c.index(p)
+			if j < 0 {
+				break
+			}
+			if j != line {
+				line, at, runes = j, 0, 0
+			}
+			l := c.lines[j].text
+			to := min(p.Column-1, len(l))
+			runes += utf8.RuneCountInString(l[at:to])
+			at = to
+			q.Column = runes + 1
+		}
+		out[p] = q
 	}
-	if i := c.index(p); i >= 0 && p.Column > 1 {
-		l := c.lines[i].text
-		p.Column = utf8.RuneCountInString(l[:min(p.Column-1, len(l))]) + 1
-	}
-	return p
+	return out
 }
 
 // comments are the suppression comments among the comments of the code, with what they

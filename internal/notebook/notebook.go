@@ -40,12 +40,14 @@ type Cell struct {
 	data []byte
 	// raw holds, for each line of Source, where its text is written in data:
 	// from the first byte of its escaped text in the JSON string that starts
-	// it to the end of that string's text.
+	// it to the end of that string's text, and the characters of the file's
+	// line before it.
 	raw []span
 }
 
-// span is a range of bytes of a notebook's data.
-type span struct{ start, end int }
+// span is a range of bytes of a notebook's data, with the characters of the
+// data's line before its start.
+type span struct{ start, end, prefix int }
 
 // FileLine returns the line of the .ipynb file for line n (1-based) of the
 // cell's source, or 0 when the cell has no such line.
@@ -61,31 +63,64 @@ func (c *Cell) FileLine(n int) int {
 // line n is written, inside its escaped JSON string (a \" counts two
 // characters, a \u00e9 six). It returns 0 when there is no such byte on that
 // line: the cell has no line n, or col is past the text of the string that
-// starts the line (a line a later string continues).
+// starts the line (a line a later string continues). It takes time in
+// proportion to col; Columns maps many columns of a line in one pass.
 func (c *Cell) FileColumn(n, col int) int {
-	if n < 1 || n > len(c.raw) || col < 1 {
-		return 0
-	}
-	sp := c.raw[n-1]
-	off, ok := rawOffset(c.data, sp, col-1)
-	if !ok {
-		return 0
-	}
-	lineStart := bytes.LastIndexByte(c.data[:sp.start], '\n') + 1
-	return utf8.RuneCount(c.data[lineStart:off]) + 1
+	return c.Columns(n).At(col)
 }
 
-// rawOffset returns the offset in data where the escaped text of sp, decoded
-// as encoding/json decodes a string, reaches n bytes; false when the text
-// decodes to fewer than n+1 bytes.
-func rawOffset(data []byte, sp span, n int) (int, bool) {
-	i, decoded := sp.start, 0
-	for i < sp.end && decoded < n {
-		raw, size := escapedChar(data[i:sp.end])
-		i += raw
-		decoded += size
+// Columns returns a Columns for the cell's line n (1-based).
+func (c *Cell) Columns(n int) *Columns {
+	k := &Columns{data: c.data}
+	if n >= 1 && n <= len(c.raw) {
+		k.sp, k.ok = c.raw[n-1], true
+		k.rewind()
 	}
-	return i, decoded == n && i < sp.end
+	return k
+}
+
+// Columns maps the byte columns of one line of a cell to the columns of the
+// .ipynb file's line, as FileColumn does, walking the line's escaped text
+// once for columns asked in increasing order.
+type Columns struct {
+	data []byte
+	sp   span
+	ok   bool
+	// at, decoded and chars: where the walk is in data, the bytes of the
+	// line's text before it, and the characters of the file line before it.
+	at, decoded, chars int
+}
+
+func (k *Columns) rewind() { k.at, k.decoded, k.chars = k.sp.start, 0, k.sp.prefix }
+
+// At returns FileColumn's column for the byte column col of the line.
+func (k *Columns) At(col int) int {
+	if !k.ok || col < 1 {
+		return 0
+	}
+	if col-1 < k.decoded {
+		k.rewind()
+	}
+	for k.at < k.sp.end && k.decoded < col-1 {
+		raw, decoded := escapedChar(k.data[k.at:k.sp.end])
+		k.chars += rawChars(k.data[k.at], raw)
+		k.at += raw
+		k.decoded += decoded
+	}
+	if k.decoded != col-1 || k.at >= k.sp.end {
+		return 0
+	}
+	return k.chars + 1
+}
+
+// rawChars is how many characters of the file the escaped character that
+// starts with b and takes raw bytes is: an escape is ASCII, anything else one
+// character (an invalid byte too, as utf8.RuneCount counts it).
+func rawChars(b byte, raw int) int {
+	if b == '\\' {
+		return raw
+	}
+	return 1
 }
 
 // escapedChar returns how many bytes of text, the inside of a JSON string, its
@@ -201,6 +236,7 @@ type reader struct {
 	dec     *json.Decoder
 	counted int // data[:counted] has been scanned for newlines
 	line    int // the line at counted
+	chars   int // the characters of its line before counted
 }
 
 // next returns the offset where the next token starts: after the previous
@@ -223,10 +259,16 @@ func (r *reader) lineAt(off int) int {
 	if off > len(r.data) {
 		off = len(r.data)
 	}
-	for ; r.counted < off; r.counted++ {
+	for r.counted < off {
 		if r.data[r.counted] == '\n' {
 			r.line++
+			r.chars = 0
+			r.counted++
+			continue
 		}
+		_, size := utf8.DecodeRune(r.data[r.counted:])
+		r.counted += size
+		r.chars++
 	}
 	return r.line
 }
@@ -315,6 +357,7 @@ func (r *reader) source(c *Cell) error {
 	add := func() error {
 		off := r.next()
 		line := r.lineAt(off)
+		prefix := r.chars + 1 // the opening quote
 		t, err := r.dec.Token()
 		if err != nil {
 			return err
@@ -326,7 +369,7 @@ func (r *reader) source(c *Cell) error {
 		starts = append(starts, line)
 		parts = append(parts, s)
 		// The token is the string from its opening quote to its closing one.
-		texts = append(texts, span{off + 1, max(off+1, int(r.dec.InputOffset())-1)})
+		texts = append(texts, span{off + 1, max(off+1, int(r.dec.InputOffset())-1), prefix})
 		return nil
 	}
 	off := r.next()
@@ -349,48 +392,39 @@ func (r *reader) source(c *Cell) error {
 		return err
 	}
 	// Each string continues the line the previous one left open: a line
-	// starts where the string holding its first character starts.
-	// The escaped text is walked beside: a line's text starts after the
-	// escape of the "\n" before it.
+	// starts where the string holding its first character starts. The escaped
+	// text is walked (a "\n" in a JSON string is always an escape), and each
+	// line's text found where it is written.
 	c.data = r.data
 	atLineStart := true
-	at := 0
-	for i, s := range parts {
-		at = texts[i].start
-		for _, ch := range []byte(s) {
+	var at span // where the walk is: its offset and the characters before it
+	for i, t := range texts {
+		at = t
+		for at.start < t.end {
 			if atLineStart {
 				c.Lines = append(c.Lines, starts[i])
-				c.raw = append(c.raw, span{at, texts[i].end})
+				c.raw = append(c.raw, at)
 				atLineStart = false
 			}
-			if ch == '\n' {
-				atLineStart = true
-				at = nextLine(r.data, at, texts[i].end)
-			}
+			raw, _ := escapedChar(r.data[at.start:t.end])
+			atLineStart = isNewline(r.data[at.start : at.start+raw])
+			at.prefix += rawChars(r.data[at.start], raw)
+			at.start += raw
 		}
-		b.WriteString(s)
+		b.WriteString(parts[i])
 	}
 	if atLineStart && len(starts) > 0 {
 		// the empty last line after a final "\n", or an empty source
 		c.Lines = append(c.Lines, starts[len(starts)-1])
-		c.raw = append(c.raw, span{at, texts[len(texts)-1].end})
+		c.raw = append(c.raw, at)
 	}
 	c.Source = b.String()
 	return nil
 }
 
-// nextLine returns the offset in data just past the escape of the next "\n" of
-// the escaped text from at to end (end when there is none).
-func nextLine(data []byte, at, end int) int {
-	for at < end {
-		raw, _ := escapedChar(data[at:end])
-		nl := data[at] == '\\' && (raw == 2 && data[at+1] == 'n' || raw == 6 && hex4(data[at+2:at+6]) == '\n')
-		at += raw
-		if nl {
-			return at
-		}
-	}
-	return end
+// isNewline reports whether the escaped character esc decodes to "\n".
+func isNewline(esc []byte) bool {
+	return len(esc) == 2 && esc[0] == '\\' && esc[1] == 'n' || len(esc) == 6 && esc[0] == '\\' && hex4(esc[2:6]) == '\n'
 }
 
 // Python returns the source of a code cell as Python, as IPython's input transformers

@@ -83,6 +83,16 @@ func TestParseJupyter(t *testing.T) {
 			t.Errorf("Cells[1].FileColumn(%d, %d) = %d; want %d", tt.n, tt.col, got, tt.want)
 		}
 	}
+	// A Columns walks once for increasing columns, and again for a smaller one.
+	k := nb.Cells[1].Columns(4)
+	for col := 1; col <= len("              environment=\"é\\u00e9\\\"\")")+1; col++ {
+		if got, want := k.At(col), nb.Cells[1].FileColumn(4, col); got != want {
+			t.Errorf("Columns(4).At(%d) = %d; FileColumn = %d", col, got, want)
+		}
+	}
+	if got := k.At(15); got != 20 {
+		t.Errorf("Columns(4).At(15) after a later column = %d; want 20", got)
+	}
 	py, ok := nb.Cells[1].Python()
 	if !ok || !strings.HasPrefix(py, "pass\nfrom azure.ai.ml import command\n") {
 		t.Errorf("Cells[1].Python() = %q, %v; want the magic a pass", py, ok)
