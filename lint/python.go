@@ -344,14 +344,14 @@ func (c *pyCode) allChars(positions []pysdk.Position) map[pysdk.Position]pysdk.P
 		q := p
 		switch {
 		case c.notebook:
-			if cell := c.cells[p.Cell]; cell == nil {
+			cell := c.cells[p.Cell]
+			if cell == nil {
 				break
-			} else if i == 0 || sorted[i-1].Cell != p.Cell || sorted[i-1].CellLine != p.CellLine {
+			}
+			if i == 0 || sorted[i-1].Cell != p.Cell || sorted[i-1].CellLine != p.CellLine {
 				cols = cell.Columns(p.CellLine)
 			}
-			if cols != nil {
-				q.Column = cols.At(p.Column)
-			}
+			q.Column = cols.At(p.Column)
 		case p.Column > 1:
 			j := c.index(p)
 			if j < 0 {
