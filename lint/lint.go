@@ -786,17 +786,7 @@ func (r *run) checkFile(i int, s inputFile, data []byte, err error) *fileResult 
 		res.skipped, res.moreSkips = cappedSkips(res.skipped, r.limit)
 		return res
 	}
-	keep := func(fs []Finding) {
-		fs = r.supp.filter(fs, res.comments, &res.suppressed)
-		r.trimSuppressed(res)
-		sortByPlace(fs)
-		room := len(fs)
-		if r.limit >= 0 {
-			room = max(0, min(room, r.limit-len(res.findings)))
-		}
-		res.findings = append(res.findings, fs[:room]...)
-		res.more += len(fs) - room
-	}
+	keep := func(fs []Finding) { r.keep(res, fs) }
 	nodeDocs := 0
 	f := scanFile(s.name, data, asInput, func(d *document) {
 		res.addComments(d.src.Comments)
@@ -906,6 +896,20 @@ func withMoreSkips(file string, skips []Skip, more int) []Skip {
 		line = skips[len(skips)-1].Line
 	}
 	return append(skips, Skip{File: file, Line: line, Reason: strconv.Itoa(more) + " more documents of this file skipped"})
+}
+
+// keep adds findings found while reading the file res, but those suppressed, within the
+// limit of a file's findings, and counts the others.
+func (r *run) keep(res *fileResult, fs []Finding) {
+	fs = r.supp.filter(fs, res.comments, &res.suppressed)
+	r.trimSuppressed(res)
+	sortByPlace(fs)
+	room := len(fs)
+	if r.limit >= 0 {
+		room = max(0, min(room, r.limit-len(res.findings)))
+	}
+	res.findings = append(res.findings, fs[:room]...)
+	res.more += len(fs) - room
 }
 
 // addLater adds findings about the file f found once every file is read (of its names and

@@ -17,6 +17,8 @@ import (
 	"github.com/amlarc-go/instancetypes/internal/python"
 	"github.com/amlarc-go/instancetypes/pysdk"
 	"github.com/amlarc-go/instancetypes/source"
+	"github.com/amlarc-go/instancetypes/validate"
+	"github.com/amlarc-go/instancetypes/workload"
 )
 
 // pythonFile reports whether a file of this name is a Python script (.py) or a Jupyter
@@ -98,7 +100,7 @@ func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
 	// The columns of all the positions, converted in one pass over each line.
 	var positions []pysdk.Position
 	for i := range got.Workloads {
-		if it := &got.Workloads[i]; !it.Standalone && checkable(it) {
+		if it := &got.Workloads[i]; (!it.Standalone || deploymentResources(it)) && checkable(it) {
 			positions = append(positions, it.Pos)
 			for _, pos := range it.At {
 				positions = append(positions, pos)
@@ -107,9 +109,10 @@ func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
 	}
 	chars := code.allChars(positions)
 	seen := map[seenKey]bool{}
+	var alone []Finding
 	for i := range got.Workloads {
 		it := &got.Workloads[i]
-		if it.Standalone || !checkable(it) {
+		if it.Standalone && !deploymentResources(it) || !checkable(it) {
 			continue
 		}
 		it.Pos = chars[it.Pos]
@@ -118,9 +121,25 @@ func (r *run) checkPython(res *fileResult, data []byte, isNotebook bool) {
 			at[k] = chars[pos]
 		}
 		it.At = at
-		res.workloads = append(res.workloads, keepPython(res.name, it, seen))
 		res.documents++
+		if it.Standalone {
+			// Its own values alone: the deployment that takes it is not known.
+			d := &pyDoc{file: res.name, at: it.At, call: it.Pos, seen: seen}
+			alone = append(alone, d.unseen(d.locate(validate.DeploymentResources(it.Workload.Resources, nil)))...)
+			continue
+		}
+		res.workloads = append(res.workloads, keepPython(res.name, it, seen))
 	}
+	if len(alone) > 0 {
+		r.keep(res, alone)
+	}
+}
+
+// deploymentResources reports a ResourceRequirementsSettings that no deployment call takes
+// (a part pysdk reads alone): only a Kubernetes online deployment takes one, so the rules
+// of its own values (R8) apply to it whichever deployment that is.
+func deploymentResources(it *pysdk.Item) bool {
+	return it.Standalone && it.Workload.Kind == workload.OnlineDeployment && it.Workload.Resources != nil
 }
 
 // cellStarts are the lines of the notebook data where the sources of its cells start,

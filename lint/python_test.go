@@ -105,6 +105,23 @@ func TestPythonFiles(t *testing.T) {
 				"b = KubernetesOnlineDeployment(name='b', instance_type='cpu-small', resources=r)\n" +
 				"g = KubernetesOnlineDeployment(name='g', instance_type='cpu-small', resources=r)\n",
 			want: []string{"d.py:3 R9"}, documents: 2},
+		{name: "resources no deployment takes: the rules of their own values", file: "r.py",
+			src: "from azure.ai.ml.entities import ResourceRequirementsSettings as R, ResourceSettings as S\n" +
+				"GPU = R(requests=S(cpu='4', memory='16Gi'),\n" +
+				"        limits=S(cpu='8', memory='32Gi', gpu='0.5'))\n" +
+				"SMALL = R(requests=S(cpu='0.1', memory='0.2G'))\n",
+			want: []string{"r.py:3 R8"}, documents: 2},
+		{name: "and suppressed there as in a deployment", file: "r.py",
+			src: "from azure.ai.ml.entities import ResourceRequirementsSettings as R, ResourceSettings as S\n" +
+				"GPU = R(requests=S(cpu='4', memory='16Gi'), limits=S(cpu='8', memory='32Gi', gpu='0.5'))  # instancetype:ignore R8\n",
+			documents: 1},
+		{name: "resources a deployment takes are checked once, with it", file: "d.py",
+			src: deploy + "from azure.ai.ml.entities import ResourceRequirementsSettings as R, ResourceSettings as S\n" +
+				"r = R(requests=S(cpu='1', memory='1Gi'), limits=S(cpu='2', memory='1Gi', gpu='0.5'))\n" +
+				"b = KubernetesOnlineDeployment(name='b', instance_type='cpu-small', resources=r)\n",
+			want: []string{"d.py:3 R8"}, documents: 1},
+		{name: "job resources no job takes are not checked: the compute may be serverless", file: "j.py",
+			src: "from azure.ai.ml.entities import JobResourceConfiguration\nr = JobResourceConfiguration(instance_type='Standard_DS3_v2')\n"},
 		{name: "suppressed on its line", file: "d.py",
 			src:       deploy + "d = KubernetesOnlineDeployment(name='blue', instance_type='cpu-smal')  # instancetype:ignore R6\n",
 			documents: 1},

@@ -91,8 +91,9 @@
 //
 // [Workload] checks a deployment or a job (a [workload.Workload]) against a catalog of
 // instance types (resolve.Catalog); [Resolve] does the same and returns the placement too,
-// as resolve.Resolve does, so that a caller who needs both resolves once. Paths are below
-// the document's root:
+// as resolve.Resolve does, so that a caller who needs both resolves once;
+// [DeploymentResources] checks a deployment's resources section alone (its R8 rows), for a
+// section whose deployment is not known. Paths are below the document's root:
 //
 //	rule  what                                          error type    path
 //	R8    cpu or memory request missing, null           Required      resources.requests[cpu|memory]

@@ -80,6 +80,22 @@ func Resolve(c *resolve.Catalog, w *workload.Workload, fldPath *field.Path, opts
 	return p, errs
 }
 
+// DeploymentResources validates the resources section r of a Kubernetes online
+// deployment on its own (R8: requests of cpu and memory set, quantities above zero, memory
+// at least 1M; limits of cpu and memory with an extended resource; an extended resource a
+// whole number, in limits only): the checks of [Resolve] that need neither the instance
+// type nor the catalog, for a section whose deployment is not known (an azure-ai-ml
+// ResourceRequirementsSettings that no deployment call takes). fldPath is the section's
+// parent: findings are at fldPath.resources.requests[cpu] and so on, as Resolve's.
+//
+// A valid section yields nil without allocating.
+func DeploymentResources(r *instancetype.ResourceRequirements, fldPath *field.Path) field.ErrorList {
+	if r == nil {
+		return nil
+	}
+	return validateResources(r, at{fldPath, pathLimits}, at{fldPath, pathRequests}, ownerDeployment, nil)
+}
+
 // instanceTypeNameDetail explains why name, written in a workload's instance_type, cannot
 // name an InstanceType. With catalog (the catalog is the cluster's), it suggests nothing:
 // the caller adds the catalog's nearest names, so that what it suggests is always a name

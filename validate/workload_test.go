@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/amlarc-go/instancetypes/instancetype"
+	"github.com/amlarc-go/instancetypes/internal/rules"
 	"github.com/amlarc-go/instancetypes/resolve"
 	"github.com/amlarc-go/instancetypes/validate"
 	"github.com/amlarc-go/instancetypes/workload"
@@ -289,4 +290,41 @@ func listString(l instancetype.ResourceList) string {
 	}
 	slices.Sort(keys)
 	return strings.Join(keys, ",")
+}
+
+// DeploymentResources finds, for every deployment of workloadTests, the findings of
+// Workload that its resources section brings alone (R8, resource names, placeholders),
+// and none of those that need the instance type or the catalog (R6, R7, R9, R10).
+func TestDeploymentResources(t *testing.T) {
+	alone := map[string]bool{rules.R8: true, rules.ResourceName: true, rules.Placeholder: true}
+	some := 0
+	for _, tc := range workloadTests {
+		w := gpuDeployment()
+		tc.change(w)
+		if w.Kind != workload.OnlineDeployment {
+			continue
+		}
+		var want field.ErrorList
+		for _, e := range validate.Workload(testCatalog, w, nil, tc.opts) {
+			if alone[e.Origin] {
+				want = append(want, e)
+			}
+		}
+		got := validate.DeploymentResources(w.Resources, nil)
+		slices.SortStableFunc(got, func(a, b *field.Error) int { return strings.Compare(a.Field, b.Field) })
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: DeploymentResources = %v; want %v", tc.name, got, want)
+		}
+		some += len(want)
+	}
+	if some < 10 {
+		t.Errorf("%d findings in all: workloadTests no longer test resources", some)
+	}
+	if errs := validate.DeploymentResources(nil, nil); errs != nil {
+		t.Errorf("DeploymentResources(nil) = %v", errs)
+	}
+	r := gpuDeployment().Resources
+	if n := testing.AllocsPerRun(100, func() { validate.DeploymentResources(r, nil) }); n != 0 {
+		t.Errorf("DeploymentResources of a valid section: %v allocations; want 0", n)
+	}
 }
