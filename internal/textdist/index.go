@@ -212,8 +212,10 @@ func (x *Index) Within(s string, limit int, fn func(i, dist int) bool) {
 	// depth d, path[d] its byte. Only the band of cells within limit of the diagonal is
 	// computed (a cell further from it is above limit), with one cell each side of it
 	// above limit for the next row to read.
-	rows := make([]int, (MaxLen+2)*w)
-	path := make([]byte, MaxLen+2)
+	// As deep as the deepest name (at most MaxLen): the rows a walk can reach.
+	depth := min(int(x.nodes[0].maxRest), MaxLen)
+	rows := make([]int, (depth+2)*w)
+	path := make([]byte, depth+2)
 	over := limit + 1
 	for j := range w {
 		rows[j] = min(j, over)

@@ -3,6 +3,7 @@ package textdist
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -172,5 +173,21 @@ func BenchmarkIndex(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Within's rows are as deep as the index's deepest name, not MaxLen: a lookup among short
+// names allocates about a kilobyte, not the 16 KB of MaxLen's rows (lint runs one for
+// every missing instance type).
+func TestWithinAllocatesByDepth(t *testing.T) {
+	x := NewIndex([]string{"cpu-small", "gpu-a100", "defaultinstancetype"})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 100 {
+		x.Within("gpu-a10", 2, func(int, int) bool { return true })
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / 100; per > 2048 {
+		t.Errorf("Within allocates %d bytes a call; want at most 2048 for names of at most 19 bytes", per)
 	}
 }
